@@ -1,0 +1,99 @@
+package sdk
+
+import "strconv"
+
+// ChunkKind says whether a chunk is a heading or body text.
+type ChunkKind string
+
+// The chunk kinds.
+const (
+	ChunkHeading ChunkKind = "heading"
+	ChunkBody    ChunkKind = "body"
+)
+
+// Metadata keys that chunkers set and the conformance kit reads.
+const (
+	// MetaKind holds the chunk kind as a string ("heading" or "body").
+	MetaKind = "kind"
+	// MetaLevel holds a heading chunk's level.
+	MetaLevel = "level"
+	// MetaBlockKinds holds the sorted block kinds the chunk's content comes from.
+	MetaBlockKinds = "block_kinds"
+	// MetaPrefix holds text a rendering chunker put before canonical[Start:End], such as a
+	// table's repeated header row: Content == Metadata[MetaPrefix] + canonical[Start:End].
+	MetaPrefix = "prefix"
+	// MetaOverlapBytes holds how many bytes at the start of [Start, End) repeat the end of the
+	// previous body chunk.
+	MetaOverlapBytes = "overlap_bytes"
+	// MetaOverBudget is true on a chunk that exceeds the token budget by a documented opt-in
+	// such as KeepTablesWhole; no other chunk may exceed it.
+	MetaOverBudget = "over_budget"
+)
+
+// Chunk is one retrieval-ready piece of a document.
+//
+// Start and End are the byte range of the document's canonical text that Content comes from,
+// overlap included. For chunkers that do not render, Content == canonical[Start:End]; a
+// rendering chunker says in its documentation, and in Metadata, exactly what it added.
+type Chunk struct {
+	ID           string         `json:"id"`
+	Position     int            `json:"position"`
+	ParentID     string         `json:"parent_id"`
+	Kind         ChunkKind      `json:"kind"`
+	Level        int            `json:"level"`
+	Content      string         `json:"content"`
+	TokenCount   int            `json:"token_count"`
+	SectionPath  []string       `json:"section_path"`
+	SectionTitle string         `json:"section_title"`
+	PageStart    int            `json:"page_start"`
+	PageEnd      int            `json:"page_end"`
+	ContentTypes []string       `json:"content_types"`
+	Start        int            `json:"start"`
+	End          int            `json:"end"`
+	TenantID     string         `json:"tenant_id"`
+	CorpusID     string         `json:"corpus_id"`
+	DocumentID   string         `json:"document_id"`
+	ACLLabels    []string       `json:"acl_labels"`
+	Metadata     map[string]any `json:"metadata"`
+}
+
+// ChunkID returns the deterministic ID of the chunk at position in the document docID.
+func ChunkID(docID string, position int) string {
+	return docID + "#" + strconv.Itoa(position)
+}
+
+// Principal is who asks for the chunks; its ACL labels are copied onto every chunk.
+type Principal struct {
+	ID        string   `json:"id,omitempty"`
+	ACLLabels []string `json:"acl_labels,omitempty"`
+}
+
+// Request carries what a chunker needs besides the document: the tenant and corpus the chunks
+// belong to, and the principal whose ACL labels they carry. Empty TenantID or CorpusID fall
+// back to the document's own.
+type Request struct {
+	TenantID  string    `json:"tenant_id,omitempty"`
+	CorpusID  string    `json:"corpus_id,omitempty"`
+	Principal Principal `json:"principal"`
+}
+
+// Stamp sets the identity fields every chunk carries: ID, Position, tenant, corpus, document
+// and ACL labels. Chunkers call it once on their final, ordered output.
+func Stamp(chunks []Chunk, req Request, doc *Document) {
+	tenant, corpus := req.TenantID, req.CorpusID
+	if tenant == "" {
+		tenant = doc.TenantID
+	}
+	if corpus == "" {
+		corpus = doc.CorpusID
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		c.Position = i
+		c.ID = ChunkID(doc.ID, i)
+		c.TenantID = tenant
+		c.CorpusID = corpus
+		c.DocumentID = doc.ID
+		c.ACLLabels = append([]string(nil), req.Principal.ACLLabels...)
+	}
+}

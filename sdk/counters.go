@@ -1,0 +1,100 @@
+package sdk
+
+import (
+	"context"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words is an in-process TokenCounter for tests and for users without plugins: a token is a
+// run of non-space runes (unicode.IsSpace) together with the white space before it. Token
+// boundaries fall at word ends; the last token also takes the trailing white space, so the
+// last boundary is len(text). A text of white space only has zero tokens. The zero value is
+// ready to use and safe for concurrent use.
+type Words struct{}
+
+// Name returns "words".
+func (Words) Name() string { return "words" }
+
+// Count returns the number of words in each text.
+func (w Words) Count(ctx context.Context, texts []string) ([]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	counts := make([]int, len(texts))
+	for i, t := range texts {
+		inWord := false
+		for _, r := range t {
+			space := unicode.IsSpace(r)
+			if !space && !inWord {
+				counts[i]++
+			}
+			inWord = !space
+		}
+	}
+	return counts, nil
+}
+
+// Boundaries returns the end offset of each word in each text; the last is len(text).
+func (w Words) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]int, len(texts))
+	for i, t := range texts {
+		var ends []int
+		inWord := false
+		for j, r := range t {
+			space := unicode.IsSpace(r)
+			if space && inWord {
+				ends = append(ends, j)
+			}
+			inWord = !space
+		}
+		if inWord {
+			ends = append(ends, len(t))
+		}
+		if len(ends) > 0 {
+			ends[len(ends)-1] = len(t)
+		}
+		out[i] = ends
+	}
+	return out, nil
+}
+
+// Runes is an in-process TokenCounter where every rune is a token, white space included; an
+// invalid byte counts as one rune. The zero value is ready to use and safe for concurrent use.
+type Runes struct{}
+
+// Name returns "runes".
+func (Runes) Name() string { return "runes" }
+
+// Count returns the number of runes in each text.
+func (Runes) Count(ctx context.Context, texts []string) ([]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	counts := make([]int, len(texts))
+	for i, t := range texts {
+		counts[i] = utf8.RuneCountInString(t)
+	}
+	return counts, nil
+}
+
+// Boundaries returns the end offset of every rune in each text.
+func (Runes) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]int, len(texts))
+	for i, t := range texts {
+		ends := make([]int, 0, len(t))
+		for j := 0; j < len(t); {
+			_, size := utf8.DecodeRuneInString(t[j:])
+			j += size
+			ends = append(ends, j)
+		}
+		out[i] = ends
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package sdk
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// BlockKind names what a block is. The set is open: adapters may use kinds not listed here, and
+// every chunker treats an unknown kind as prose.
+type BlockKind string
+
+// The block kinds that adapters produce.
+const (
+	KindHeading    BlockKind = "heading"
+	KindParagraph  BlockKind = "paragraph"
+	KindList       BlockKind = "list"
+	KindTable      BlockKind = "table"
+	KindCode       BlockKind = "code"
+	KindQuote      BlockKind = "quote"
+	KindCaption    BlockKind = "caption"
+	KindFootnote   BlockKind = "footnote"
+	KindImage      BlockKind = "image"
+	KindPageHeader BlockKind = "page-header"
+	KindPageFooter BlockKind = "page-footer"
+)
+
+// Separator joins block texts into a document's canonical text.
+const Separator = "\n\n"
+
+// Block is one unit of a parsed document: a heading, a paragraph, a table, ...
+//
+// Level is the heading level (1 is the outermost) and is meaningful for headings only. Page is
+// 1-based; 0 means unknown. Attrs holds free-form attributes such as the OCR engine, a
+// confidence, a bounding box or the source type (`text:section`); chunkers do not interpret them.
+type Block struct {
+	Kind  BlockKind      `json:"kind"`
+	Text  string         `json:"text"`
+	Level int            `json:"level,omitempty"`
+	Page  int            `json:"page,omitempty"`
+	Attrs map[string]any `json:"attrs,omitempty"`
+}
+
+// Document is a parsed document: identity, provenance and an ordered list of blocks.
+//
+// Its canonical text is the blocks' texts joined by Separator; every offset in a Chunk refers
+// to it. A Document is read-only to chunkers: they never modify it.
+type Document struct {
+	ID       string         `json:"id"`
+	TenantID string         `json:"tenant_id,omitempty"`
+	CorpusID string         `json:"corpus_id,omitempty"`
+	Title    string         `json:"title,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+	Blocks   []Block        `json:"blocks"`
+}
+
+// Canonical is a document's canonical text and where each block starts in it.
+type Canonical struct {
+	// Text is the blocks' texts joined by Separator.
+	Text string
+	// Starts holds, for each block, the byte offset of its text in Text; the block ends at
+	// Starts[i]+len(Blocks[i].Text).
+	Starts []int
+}
+
+// Canonical returns the document's canonical text and the byte offset of every block in it.
+func (d *Document) Canonical() Canonical {
+	n := 0
+	for i, b := range d.Blocks {
+		if i > 0 {
+			n += len(Separator)
+		}
+		n += len(b.Text)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	starts := make([]int, len(d.Blocks))
+	for i, b := range d.Blocks {
+		if i > 0 {
+			sb.WriteString(Separator)
+		}
+		starts[i] = sb.Len()
+		sb.WriteString(b.Text)
+	}
+	return Canonical{Text: sb.String(), Starts: starts}
+}
+
+// Validate reports the first problem that makes the document unusable for chunking: a block
+// whose text is not valid UTF-8, or a heading whose level is below 1. The error is an
+// *InputError that names the block and the byte offset, and matches ErrInvalidInput.
+func (d *Document) Validate() error {
+	for i, b := range d.Blocks {
+		if !utf8.ValidString(b.Text) {
+			off := 0
+			for off < len(b.Text) {
+				r, size := utf8.DecodeRuneInString(b.Text[off:])
+				if r == utf8.RuneError && size <= 1 {
+					break
+				}
+				off += size
+			}
+			return &InputError{Document: d.ID, Block: i, Offset: off, Field: "text", Problem: "invalid UTF-8"}
+		}
+		if b.Kind == KindHeading && b.Level < 1 {
+			return &InputError{Document: d.ID, Block: i, Offset: -1, Field: "level",
+				Problem: "heading level must be 1 or more, got " + itoa(b.Level)}
+		}
+	}
+	return nil
+}
+
+// IsBlank reports whether s holds nothing but white space.
+func IsBlank(s string) bool {
+	return strings.TrimSpace(s) == ""
+}
