@@ -1,0 +1,44 @@
+# chunkkit — the front door. `make help` lists the targets.
+GO        ?= go
+BIN       := bin
+FUZZTIME  ?= 30s
+BENCHTIME ?= 1s
+COUNT     ?= 10
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## List the targets.
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-16s %s\n", $$1, $$2}'
+
+.PHONY: build
+build: ## Build the chunkkit command into bin/.
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/chunkkit
+
+.PHONY: demo
+demo: build ## Chunk the shipped sample document and show the first chunks.
+	$(BIN)/chunkkit chunk testdata/sample.md --max-tokens 128 --overlap-tokens 16 -n 8
+
+.PHONY: test
+test: ## Run every test with the race detector (what CI runs).
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+.PHONY: lint
+lint: ## gofmt and go vet.
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+.PHONY: fuzz
+fuzz: ## Run every fuzz target for FUZZTIME each (default 30s).
+	@for target in $$($(GO) test -list '^Fuzz' ./... | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/ {f=f" "$$1} /^ok/ {if (f!="") print $$2":"f; f=""}'); do \
+		pkg=$${target%%:*}; for f in $${target#*:}; do \
+			echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+.PHONY: bench
+bench: ## Run the Go benchmarks (COUNT=10) into bench/out/go.txt; compare runs with benchstat.
+	@mkdir -p bench/out
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=$(COUNT) ./sdk/... | tee bench/out/go.txt

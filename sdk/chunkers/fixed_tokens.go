@@ -1,0 +1,70 @@
+package chunkers
+
+import (
+	"context"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// FixedTokens cuts the canonical text into windows of MaxTokens tokens, each starting
+// OverlapTokens tokens before the previous one ended, at token boundaries and ignoring the
+// document's structure: the baseline the bench compares structured chunkers against. Every
+// chunk is a body chunk with no parent, and Content == canonical[Start:End] trimmed of white
+// space. Counter is required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap
+// means none). Calls and verification are as for HeadingAware.
+type FixedTokens struct {
+	Counter       sdk.TokenCounter
+	MaxTokens     int
+	OverlapTokens int
+}
+
+// Budget returns the effective MaxTokens and OverlapTokens.
+func (f *FixedTokens) Budget() (maxTokens, overlapTokens int) {
+	return budget(f.MaxTokens, f.OverlapTokens)
+}
+
+// Chunk implements sdk.Chunker.
+func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
+	const name = "fixed-tokens chunker"
+	maxTokens, overlap := f.Budget()
+	if err := checkBudget(name, maxTokens, overlap); err != nil {
+		return nil, err
+	}
+	l, err := newLayout(ctx, name, f.Counter, doc, func(sdk.Block) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	all := l.all
+	startOf := func(i int) int {
+		if i == 0 {
+			return 0
+		}
+		return all[i-1]
+	}
+	var drafts []*draft
+	prevEnd := -1
+	for i := 0; i < len(all); {
+		// The window is tokens i..j; separators between blocks count too, so shrink to fit.
+		j := min(i+maxTokens, len(all)) - 1
+		for j > i && l.tokens(startOf(i), all[j]) > maxTokens {
+			j--
+		}
+		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j]}
+		if prevEnd > d.start {
+			d.body = prevEnd
+		}
+		if d.trimmed(l.canon.Text) {
+			drafts = append(drafts, d)
+		}
+		if j == len(all)-1 {
+			break
+		}
+		prevEnd = all[j]
+		i = max(i+1, j+1-overlap)
+	}
+	drafts, err = verify(ctx, name, f.Counter, l, drafts, maxTokens)
+	if err != nil {
+		return nil, err
+	}
+	return finish(l, drafts, req), nil
+}

@@ -1,0 +1,177 @@
+package chunkers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// layout is a document prepared for packing: its canonical text and the absolute end offset of
+// every token of the blocks that were measured.
+type layout struct {
+	doc    *sdk.Document
+	canon  sdk.Canonical
+	sepTok int     // tokens the separator between two blocks costs
+	ends   [][]int // per block, absolute token ends; nil for blocks not measured
+	all    []int   // every measured token end, ascending
+}
+
+// newLayout validates doc and measures the blocks that measure selects with one Boundaries call;
+// a nil measure measures nothing and makes no call.
+func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
+	if counter == nil {
+		return nil, fmt.Errorf("%w: %s: no TokenCounter set", sdk.ErrInvalidConfig, name)
+	}
+	if err := doc.Validate(); err != nil {
+		return nil, err
+	}
+	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks))}
+	if measure == nil {
+		return l, nil
+	}
+	texts := []string{sdk.Separator}
+	var idx []int
+	for i, b := range doc.Blocks {
+		if measure(b) && !sdk.IsBlank(b.Text) {
+			texts = append(texts, b.Text)
+			idx = append(idx, i)
+		}
+	}
+	bounds, err := counter.Boundaries(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
+	}
+	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
+	}
+	l.sepTok = len(bounds[0])
+	n := 0
+	for _, bs := range bounds[1:] {
+		n += len(bs)
+	}
+	l.all = make([]int, 0, n)
+	for k, i := range idx {
+		start := l.canon.Starts[i]
+		abs := make([]int, len(bounds[k+1]))
+		for j, e := range bounds[k+1] {
+			abs[j] = start + e
+		}
+		l.ends[i] = abs
+		l.all = append(l.all, abs...)
+	}
+	return l, nil
+}
+
+// blockEnd returns the end offset of block i in the canonical text.
+func (l *layout) blockEnd(i int) int { return l.canon.Starts[i] + len(l.doc.Blocks[i].Text) }
+
+// blockAt returns the index of the block that holds offset off, or the block after the
+// separator that holds it.
+func (l *layout) blockAt(off int) int {
+	i := sort.Search(len(l.canon.Starts), func(i int) bool { return l.canon.Starts[i] > off }) - 1
+	return max(i, 0)
+}
+
+// tokens estimates the tokens of canonical[a:b]: within each measured block, the tokens that end
+// inside the range plus the one that straddles its end, and the separator's cost between two
+// blocks. It is an estimate because tokens may merge across the cuts; the final Count decides.
+func (l *layout) tokens(a, b int) int {
+	if a >= b {
+		return 0
+	}
+	n, blocks := 0, 0
+	for i := l.blockAt(a); i < len(l.doc.Blocks) && l.canon.Starts[i] < b; i++ {
+		ends := l.ends[i]
+		if ends == nil {
+			continue
+		}
+		lo, hi := max(a, l.canon.Starts[i]), min(b, l.blockEnd(i))
+		if lo >= hi {
+			continue
+		}
+		j, _ := slices.BinarySearch(ends, lo+1)
+		k, _ := slices.BinarySearch(ends, hi)
+		n += k - j + 1
+		blocks++
+	}
+	if blocks > 1 {
+		n += (blocks - 1) * l.sepTok
+	}
+	return n
+}
+
+// tailStart returns where the last k tokens before end begin, not before floor.
+func (l *layout) tailStart(end, k, floor int) int {
+	if k <= 0 {
+		return end
+	}
+	j, _ := slices.BinarySearch(l.all, end) // first token end ≥ end
+	if j < len(l.all) && l.all[j] == end {
+		j++
+	}
+	// Tokens j-k .. j-1 end at or before end; the tail starts where token j-k-1 ends.
+	if j-k-1 < 0 {
+		return floor
+	}
+	return max(l.all[j-k-1], floor)
+}
+
+// midToken returns a token end strictly inside (a, b), as near the middle as can be, or -1.
+func (l *layout) midToken(a, b int) int {
+	i, _ := slices.BinarySearch(l.all, a+1)
+	j, _ := slices.BinarySearch(l.all, b)
+	if i >= j {
+		return -1
+	}
+	m := l.all[(i+j)/2]
+	if m <= a || m >= b {
+		return -1
+	}
+	return m
+}
+
+// span describes a range of the canonical text: the kinds of the non-blank blocks it touches,
+// sorted, and their first and last known page (0 when none is known).
+func (l *layout) span(a, b int) (kinds []string, pageStart, pageEnd int) {
+	for i := l.blockAt(a); i < len(l.doc.Blocks) && l.canon.Starts[i] < b; i++ {
+		blk := l.doc.Blocks[i]
+		if l.blockEnd(i) <= a || sdk.IsBlank(blk.Text) {
+			continue
+		}
+		if !slices.Contains(kinds, string(blk.Kind)) {
+			kinds = append(kinds, string(blk.Kind))
+		}
+		if blk.Page > 0 {
+			if pageStart == 0 || blk.Page < pageStart {
+				pageStart = blk.Page
+			}
+			pageEnd = max(pageEnd, blk.Page)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds, pageStart, pageEnd
+}
+
+// trim narrows [a, b) of s to exclude white space at both ends.
+func trim(s string, a, b int) (int, int) {
+	for a < b {
+		r, size := utf8.DecodeRuneInString(s[a:b])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		a += size
+	}
+	for b > a {
+		r, size := utf8.DecodeLastRuneInString(s[a:b])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b -= size
+	}
+	return a, b
+}
