@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+const usage = `chunkkit turns documents into retrieval-ready chunks.
+
+Usage:
+  chunkkit chunk FILE [flags]    chunk a document (chunkkit chunk -h for flags)
+  chunkkit help                  show this text
+
+See docs/reference/cli.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// errUsage marks a command line that cannot be run; the message has been printed already.
+var errUsage = errors.New("usage")
+
+// run executes one command line and returns the exit code: 0 on success, 1 when the work
+// failed, 2 when the command line is wrong.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "chunk":
+		err = chunkCmd(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "chunkkit: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	default:
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "chunkkit: ") {
+			msg = "chunkkit: " + msg
+		}
+		fmt.Fprintln(stderr, msg)
+		return 1
+	}
+}
+
+// parseInterspersed parses flags that may come before, between or after positional
+// arguments, and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
