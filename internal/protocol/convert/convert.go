@@ -1,0 +1,58 @@
+package convert
+
+import "fmt"
+
+// Int64s returns xs as int64s, the wire form of counts and offsets. A nil slice stays nil.
+func Int64s(xs []int) []int64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// Ints returns xs as ints. It fails, naming the index, when a value does not fit an int (only
+// possible where int has 32 bits). A nil slice stays nil. Range checks such as "not negative"
+// belong to the caller, which knows what the numbers mean.
+func Ints(xs []int64) ([]int, error) {
+	if xs == nil {
+		return nil, nil
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		if int64(int(x)) != x {
+			return nil, fmt.Errorf("convert: value %d at index %d does not fit an int", x, i)
+		}
+		out[i] = int(x)
+	}
+	return out, nil
+}
+
+// Bytes returns texts as byte slices, the wire form of texts. Each text is copied. A nil slice
+// stays nil.
+func Bytes(texts []string) [][]byte {
+	if texts == nil {
+		return nil
+	}
+	out := make([][]byte, len(texts))
+	for i, t := range texts {
+		out[i] = []byte(t)
+	}
+	return out
+}
+
+// Strings returns wire texts as strings. Each text is copied, so the result does not alias a
+// request buffer. A nil slice stays nil.
+func Strings(texts [][]byte) []string {
+	if texts == nil {
+		return nil
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = string(t)
+	}
+	return out
+}

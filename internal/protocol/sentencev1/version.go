@@ -1,0 +1,17 @@
+package sentencev1
+
+import "strconv"
+
+// ProtocolVersion is the major version of sentence.proto. It is the go-plugin application
+// protocol version negotiated in the handshake, and it must equal the "MAJOR" of the header line
+// "// chunkkit sentence protocol version: MAJOR.MINOR" of sentence.proto (a test checks).
+const ProtocolVersion = 1
+
+// ProtocolMinor is the minor version of sentence.proto: it grows when an RPC or a field is
+// added. It must equal the "MINOR" of the .proto's header line (a test checks).
+const ProtocolMinor = 0
+
+// Version returns the protocol version as "MAJOR.MINOR", the form of InfoResponse.protocol_version.
+func Version() string {
+	return strconv.Itoa(ProtocolVersion) + "." + strconv.Itoa(ProtocolMinor)
+}
