@@ -17,7 +17,7 @@ type TokenCounter interface {
 
 // SentenceSplitter finds sentences. Split returns, for each text, the end byte offset of each
 // sentence: strictly increasing, on rune boundaries, the last equal to len(text) (none for
-// an empty text). White space after a sentence belongs to it. Implementations are safe for
+// a text with no non-space rune). White space after a sentence belongs to it. Implementations are safe for
 // concurrent use.
 type SentenceSplitter interface {
 	Split(ctx context.Context, texts []string) ([][]int, error)

@@ -131,8 +131,8 @@ func TestHeadingAwareOverlapsWithinASectionOnly(t *testing.T) {
 	if diff := cmp.Diff(want, outline(got)); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)
 	}
-	if got[2].Metadata[sdk.MetaOverlapBytes] != len("w5 w6\n\n") {
-		t.Errorf("overlap bytes = %v, want %d", got[2].Metadata[sdk.MetaOverlapBytes], len("w5 w6\n\n"))
+	if got[2].Metadata[sdk.MetaOverlapBytes] != len("w5 w6") {
+		t.Errorf("overlap bytes = %v, want %d", got[2].Metadata[sdk.MetaOverlapBytes], len("w5 w6"))
 	}
 	canon := doc.Canonical().Text
 	for _, c := range got {

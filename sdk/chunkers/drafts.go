@@ -18,6 +18,7 @@ type draft struct {
 	level      int
 	start      int    // start of the range, overlap included
 	body       int    // where the chunk's own text starts; start < body means overlap
+	overlapEnd int    // where the repeated text ends: the previous chunk's end
 	end        int    // end of the range
 	prefix     string // rendered text before the range, such as a repeated table header
 	parent     *draft
@@ -162,8 +163,8 @@ func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
 		if d.kind == sdk.ChunkHeading {
 			meta[sdk.MetaLevel] = d.level
 		}
-		if d.body > d.start {
-			meta[sdk.MetaOverlapBytes] = d.body - d.start
+		if n := min(d.overlapEnd, d.body) - d.start; n > 0 {
+			meta[sdk.MetaOverlapBytes] = n
 		}
 		if d.prefix != "" {
 			meta[sdk.MetaPrefix] = d.prefix

@@ -42,7 +42,7 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 		return all[i-1]
 	}
 	var drafts []*draft
-	prevEnd := -1
+	var prev *draft
 	for i := 0; i < len(all); {
 		// The window is tokens i..j; separators between blocks count too, so shrink to fit.
 		j := min(i+maxTokens, len(all)) - 1
@@ -50,16 +50,16 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 			j--
 		}
 		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j]}
-		if prevEnd > d.start {
-			d.body = prevEnd
+		if prev != nil && prev.end > d.start {
+			d.body, d.overlapEnd = prev.end, prev.end
 		}
 		if d.trimmed(l.canon.Text) {
 			drafts = append(drafts, d)
+			prev = d
 		}
 		if j == len(all)-1 {
 			break
 		}
-		prevEnd = all[j]
 		i = max(i+1, j+1-overlap)
 	}
 	drafts, err = verify(ctx, name, f.Counter, l, drafts, maxTokens)

@@ -317,7 +317,7 @@ func (p *packer) add(u unit) {
 			s := p.l.tailStart(p.prev.end, k, p.prev.start)
 			excess := p.l.tokens(s, u.end) - p.maxTokens
 			if excess <= 0 {
-				d.start = s
+				d.start, d.overlapEnd = s, p.prev.end
 				break
 			}
 			k -= excess
