@@ -1,0 +1,175 @@
+package host
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	plugin "github.com/hashicorp/go-plugin"
+)
+
+// EnvPluginDir names the environment variable that tells Discover where to look first: a
+// list of directories or manifest files separated by the OS path-list separator (':' on
+// Unix), searched in order.
+const EnvPluginDir = "CHUNKKIT_PLUGIN_DIR"
+
+// Plugin is a manifest entry resolved against its manifest: what a Host starts.
+type Plugin struct {
+	// Name is the plugin's name from the manifest.
+	Name string
+	// Path is the absolute path of the binary.
+	Path string
+	// SHA256 is the binary's expected checksum, lowercase hex.
+	SHA256 string
+	// Args are the binary's command-line arguments.
+	Args []string
+	// Kinds lists the services the plugin offers.
+	Kinds []string
+	// Manifest is the path of the manifest that lists the plugin.
+	Manifest string
+}
+
+// Serves reports whether the manifest lists kind among the plugin's services.
+func (p Plugin) Serves(kind string) bool { return slices.Contains(p.Kinds, kind) }
+
+// Verify checks that the binary exists and matches its manifest's checksum. A mismatch is an
+// error matching plugin.ErrChecksumsDoNotMatch (from hashicorp/go-plugin) that names the
+// plugin, the binary and the manifest; the host makes the same check before every start.
+func (p Plugin) Verify() error {
+	sum, err := FileSHA256(p.Path)
+	if err != nil {
+		return fmt.Errorf("host: plugin %q: binary %s (manifest %s): %w", p.Name, p.Path, p.Manifest, err)
+	}
+	if sum != p.SHA256 {
+		return fmt.Errorf("host: plugin %q: binary %s has sha256 %s, manifest %s says %s: %w",
+			p.Name, p.Path, sum, p.Manifest, p.SHA256, plugin.ErrChecksumsDoNotMatch)
+	}
+	return nil
+}
+
+// Catalog is the plugins found by Discover or Load: the first plugin of each name, in the
+// order the search found them.
+type Catalog struct {
+	// Searched lists the directories and files searched, in order.
+	Searched []string
+	// Manifests lists the manifest files read, in order.
+	Manifests []string
+	// Plugins lists the plugins found. A name listed again in a later search path is
+	// shadowed by the earlier one and left out, as with $PATH.
+	Plugins []Plugin
+}
+
+// Lookup returns the plugin called name.
+func (c *Catalog) Lookup(name string) (Plugin, bool) {
+	if c == nil {
+		return Plugin{}, false
+	}
+	for _, p := range c.Plugins {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Plugin{}, false
+}
+
+// SearchPath returns where Discover looks for manifests, in order: each element of
+// $CHUNKKIT_PLUGIN_DIR (empty elements skipped), then the directory of the running
+// executable (os.Executable).
+func SearchPath() []string {
+	var paths []string
+	for _, p := range filepath.SplitList(os.Getenv(EnvPluginDir)) {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		paths = append(paths, filepath.Dir(exe))
+	}
+	return paths
+}
+
+// Discover loads the manifests on SearchPath. A path from $CHUNKKIT_PLUGIN_DIR that does not
+// exist is an error; the executable's directory may hold no manifest. Finding no plugin at
+// all is not an error: asking a Host for one is.
+func Discover() (*Catalog, error) {
+	cat, err := Load(SearchPath()...)
+	if err != nil && os.Getenv(EnvPluginDir) != "" {
+		return nil, fmt.Errorf("%w (searched $%s=%s, then the executable's directory)", err, EnvPluginDir, os.Getenv(EnvPluginDir))
+	}
+	return cat, err
+}
+
+// Load reads the manifests at paths, in order. A path is a manifest file, or a directory
+// whose files matching ManifestPattern ("*.plugins.json", chunkkit.plugins.json among them)
+// are read in lexical order. A plugin name listed by two manifests of the same directory is an
+// error (which one was meant?); a name found again under a later path is shadowed by the
+// first. A path that does not exist or a malformed manifest is an error (a *ManifestError for
+// the latter).
+func Load(paths ...string) (*Catalog, error) {
+	cat := &Catalog{}
+	where := make(map[string]string) // plugin name → manifest that listed it
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("host: plugin path %s: %w", path, err)
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("host: plugin path %s: %w", path, err)
+		}
+		cat.Searched = append(cat.Searched, abs)
+		files := []string{abs}
+		if fi.IsDir() {
+			if files, err = filepath.Glob(filepath.Join(abs, ManifestPattern)); err != nil {
+				return nil, fmt.Errorf("host: plugin path %s: %w", path, err)
+			}
+			slices.Sort(files)
+		}
+		local := make(map[string]string) // names seen under this path
+		for _, f := range files {
+			if st, err := os.Stat(f); err == nil && st.IsDir() {
+				continue
+			}
+			m, err := LoadManifest(f)
+			if err != nil {
+				return nil, err
+			}
+			cat.Manifests = append(cat.Manifests, m.Path)
+			for i, p := range m.Plugins() {
+				if other, dup := local[p.Name]; dup {
+					return nil, &ManifestError{File: m.Path, Field: fmt.Sprintf("plugins[%d].name", i),
+						Problem: fmt.Sprintf("plugin %q is also listed by %s in the same directory", p.Name, other)}
+				}
+				local[p.Name] = m.Path
+				if _, shadowed := where[p.Name]; shadowed {
+					continue
+				}
+				where[p.Name] = m.Path
+				cat.Plugins = append(cat.Plugins, p)
+			}
+		}
+	}
+	return cat, nil
+}
+
+// notFound explains where a plugin was looked for.
+func (c *Catalog) notFound(name string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no plugin named %q", name)
+	switch {
+	case c == nil || len(c.Searched) == 0:
+		b.WriteString(" (no manifest was loaded)")
+	case len(c.Manifests) == 0:
+		fmt.Fprintf(&b, " (no %s found in %s)", ManifestPattern, strings.Join(c.Searched, ", "))
+	default:
+		names := make([]string, len(c.Plugins))
+		for i, p := range c.Plugins {
+			names[i] = p.Name
+		}
+		fmt.Fprintf(&b, " in %s (they list: %s)", strings.Join(c.Manifests, ", "), strings.Join(names, ", "))
+	}
+	fmt.Fprintf(&b, "; set $%s to a directory holding %s", EnvPluginDir, ManifestName)
+	return fmt.Errorf("host: %s: %w", b.String(), ErrNotFound)
+}

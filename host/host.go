@@ -1,0 +1,273 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/sentence"
+)
+
+// Defaults for the zero Options.
+const (
+	DefaultStartTimeout  = 10 * time.Second
+	DefaultMaxRestarts   = 5
+	DefaultRestartWindow = time.Minute
+	DefaultMinBackoff    = 50 * time.Millisecond
+	DefaultMaxBackoff    = 2 * time.Second
+)
+
+// Options tune a Host. The zero value means the documented defaults.
+type Options struct {
+	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
+	// hclog at level Warn on os.Stderr, named "chunkkit-host".
+	Logger hclog.Logger
+	// StartTimeout bounds starting a plugin: exec, checksum and handshake. Zero means
+	// DefaultStartTimeout (10s). A plugin that has not completed the handshake by then is
+	// killed and the start fails.
+	StartTimeout time.Duration
+	// MaxRestarts is how many times a plugin may be restarted after failures (crashes, exits,
+	// failed starts) within RestartWindow; one more failure makes it ErrCrashLoop until the
+	// oldest failure leaves the window. Zero means DefaultMaxRestarts (5); a negative value
+	// means never restart.
+	MaxRestarts int
+	// RestartWindow is the window MaxRestarts counts failures in. Zero means
+	// DefaultRestartWindow (1 minute).
+	RestartWindow time.Duration
+	// MinBackoff and MaxBackoff bound the wait before a restart: MinBackoff after the first
+	// failure in the window, doubling with each further one, at most MaxBackoff, measured
+	// from the last failure. Zero means DefaultMinBackoff (50ms) and DefaultMaxBackoff (2s).
+	MinBackoff, MaxBackoff time.Duration
+}
+
+// withDefaults returns o with zero fields replaced by the defaults.
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = defaultLogger()
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	switch {
+	case o.MaxRestarts == 0:
+		o.MaxRestarts = DefaultMaxRestarts
+	case o.MaxRestarts < 0:
+		o.MaxRestarts = 0
+	}
+	if o.RestartWindow <= 0 {
+		o.RestartWindow = DefaultRestartWindow
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = DefaultMinBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	o.MaxBackoff = max(o.MaxBackoff, o.MinBackoff)
+	return o
+}
+
+func defaultLogger() hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: hclog.Warn, Output: os.Stderr})
+}
+
+// Host starts and supervises the plugins of a Catalog and hands out counters and splitters
+// backed by them. It starts a plugin the first time a spec names it, and runs at most one
+// process per plugin name, shared by every counter and splitter of that plugin, whatever
+// their models. Close stops them all.
+//
+// A Host is safe for concurrent use; concurrent first uses of a plugin start one process.
+type Host struct {
+	cat  *Catalog
+	opts Options
+
+	mu     sync.Mutex
+	sups   map[string]*supervisor
+	closed bool
+}
+
+// New returns a Host for the plugins of cat (nil means none: only built-in specs work). It
+// starts nothing until a spec names a plugin.
+func New(cat *Catalog, opts Options) *Host {
+	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
+}
+
+// Open is Discover followed by New.
+func Open(opts Options) (*Host, error) {
+	cat, err := Discover()
+	if err != nil {
+		return nil, err
+	}
+	return New(cat, opts), nil
+}
+
+// Catalog returns the plugins the host knows.
+func (h *Host) Catalog() *Catalog { return h.cat }
+
+// TokenCounter returns the token counter spec names (see Spec). "words" and "runes" are
+// in-process (sdk.Words, sdk.Runes). For a plugin it starts the plugin if it is not running,
+// asks its Info and checks the protocol version and that the plugin serves the model, so
+// that a misconfiguration fails here rather than on the first Count. The counter is also an
+// sdk.Namer whose Name is the spec's String.
+//
+// Errors: a malformed spec matches sdk.ErrInvalidConfig; a plugin no manifest lists, or
+// one whose manifest lacks "tokenizer", matches ErrNotFound (and sdk.ErrUnsupported); a
+// model the plugin does not list matches sdk.ErrUnsupported and lists what it serves; a
+// plugin that cannot be started matches sdk.ErrUnavailable (and plugin.ErrChecksumsDoNotMatch
+// for a binary that differs from its manifest).
+//
+// The counter works until Close. Each call uses the plugin's current process; if the process
+// crashed since, the call starts a new one (see Options for the limits).
+func (h *Host) TokenCounter(ctx context.Context, spec string) (sdk.TokenCounter, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	switch sp.Builtin {
+	case BuiltinWords:
+		return sdk.Words{}, nil
+	case BuiltinRunes:
+		return sdk.Runes{}, nil
+	case BuiltinRules:
+		return nil, fmt.Errorf("host: spec %q names a sentence splitter, not a token counter: %w", spec, sdk.ErrInvalidConfig)
+	}
+	s, err := h.open(ctx, sp, KindTokenizer)
+	if err != nil {
+		return nil, err
+	}
+	return &pluginCounter{s: s, model: sp.Arg, name: sp.String()}, nil
+}
+
+// SentenceSplitter returns the sentence splitter spec names (see Spec): "rules" is the
+// in-process sentence.Default(); a plugin spec behaves as in TokenCounter, for the
+// "sentence" kind. The splitter is also an sdk.Namer.
+func (h *Host) SentenceSplitter(ctx context.Context, spec string) (sdk.SentenceSplitter, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	switch sp.Builtin {
+	case BuiltinRules:
+		return sentence.Default(), nil
+	case BuiltinWords, BuiltinRunes:
+		return nil, fmt.Errorf("host: spec %q names a token counter, not a sentence splitter: %w", spec, sdk.ErrInvalidConfig)
+	}
+	s, err := h.open(ctx, sp, KindSentence)
+	if err != nil {
+		return nil, err
+	}
+	return &pluginSplitter{s: s, model: sp.Arg, name: sp.String()}, nil
+}
+
+// Info is what a plugin says about one of its services.
+type Info struct {
+	// Name is the name the plugin reports, usually its manifest name.
+	Name string
+	// Version is the plugin's own version.
+	Version string
+	// Models lists the models the service serves; empty for a plugin that loads them on
+	// demand (such as from a path).
+	Models []string
+	// ProtocolVersion is the service's protocol version, "MAJOR.MINOR".
+	ProtocolVersion string
+	// Kinds lists the services the plugin serves.
+	Kinds []string
+}
+
+// Info starts the plugin called name if needed and returns what it says about its service of
+// kind (KindTokenizer or KindSentence). Errors are as for TokenCounter.
+func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
+	s, err := h.supervisor(name, kind)
+	if err != nil {
+		return Info{}, err
+	}
+	inst, err := s.get(ctx)
+	if err != nil {
+		return Info{}, err
+	}
+	info, err := inst.info(ctx, kind)
+	if err != nil {
+		return Info{}, s.callError(ctx, inst, err)
+	}
+	return info, nil
+}
+
+// Close stops every plugin process the host started and waits until they have exited and
+// been reaped; a plugin still starting is stopped once its start ends (at most StartTimeout).
+// Calls in flight fail, and later calls on the host or its counters and splitters fail with
+// ErrClosed. Close is idempotent and always returns nil.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	sups := make([]*supervisor, 0, len(h.sups))
+	for _, s := range h.sups {
+		sups = append(sups, s)
+	}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range sups {
+		wg.Go(s.close)
+	}
+	wg.Wait()
+	return nil
+}
+
+// supervisor returns the supervisor of the plugin called name, which must offer kind.
+func (h *Host) supervisor(name, kind string) (*supervisor, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, fmt.Errorf("host: plugin %q: %w", name, ErrClosed)
+	}
+	p, ok := h.cat.Lookup(name)
+	if !ok {
+		return nil, h.cat.notFound(name)
+	}
+	if !p.Serves(kind) {
+		return nil, fmt.Errorf("host: plugin %q offers %s, not %s (manifest %s): %w",
+			name, strings.Join(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
+	}
+	s := h.sups[name]
+	if s == nil {
+		s = newSupervisor(p, h.opts)
+		h.sups[name] = s
+	}
+	return s, nil
+}
+
+// open resolves a plugin spec of kind to a running, checked supervisor.
+func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, error) {
+	s, err := h.supervisor(sp.Plugin, kind)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := s.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	info, err := inst.info(ctx, kind)
+	if err != nil {
+		return nil, s.callError(ctx, inst, err)
+	}
+	if major, _, _ := strings.Cut(info.ProtocolVersion, "."); major != strconv.Itoa(inst.protocol) {
+		return nil, fmt.Errorf("host: plugin %q (%s) reports %s protocol version %q; this host speaks %d.x: %w",
+			sp.Plugin, s.plugin.Path, kind, info.ProtocolVersion, inst.protocol, sdk.ErrUnsupported)
+	}
+	if sp.Arg != "" && len(info.Models) > 0 && !slices.Contains(info.Models, sp.Arg) {
+		return nil, fmt.Errorf("host: spec %q: plugin %q has no %s model %q; it serves %s: %w",
+			sp, sp.Plugin, kind, sp.Arg, strings.Join(info.Models, ", "), sdk.ErrUnsupported)
+	}
+	return s, nil
+}
