@@ -1,0 +1,113 @@
+package pluginrpc
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/chunkkit/chunkkit/internal/protocol/convert"
+	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// limits bounds the requests a client sends: batch is the size it splits at (BatchBytes),
+// max the size no request may exceed (MaxMessageBytes). Tests lower them.
+type limits struct {
+	batch, max int
+}
+
+func defaultLimits() limits { return limits{batch: BatchBytes, max: MaxMessageBytes} }
+
+// span is the half-open range [lo, hi) of texts that travel in one request.
+type span struct{ lo, hi int }
+
+// batches splits texts into consecutive spans whose encoded request (model field and text
+// fields) stays within l.batch bytes; a text too large for that travels alone. It fails with
+// an error matching sdk.ErrInvalidInput when a text alone makes a request over l.max. No
+// texts give no spans.
+func batches(model string, texts []string, l limits) ([]span, error) {
+	base := 0
+	if model != "" {
+		base = protowire.SizeTag(1) + protowire.SizeBytes(len(model))
+	}
+	var out []span
+	lo, size := 0, base
+	for i, t := range texts {
+		n := protowire.SizeTag(2) + protowire.SizeBytes(len(t))
+		if base+n > l.max {
+			return nil, fmt.Errorf("%w: text %d is %d bytes, too large for one plugin request (at most %d bytes)", sdk.ErrInvalidInput, i, len(t), l.max)
+		}
+		if i > lo && size+n > l.batch {
+			out = append(out, span{lo, i})
+			lo, size = i, base
+		}
+		size += n
+	}
+	if len(texts) > lo {
+		out = append(out, span{lo, len(texts)})
+	}
+	return out, nil
+}
+
+// client is what the tokenizer and sentence clients share: who they talk to and how they
+// batch and label errors.
+type client struct {
+	name   string
+	model  string
+	limits limits
+}
+
+// errorf labels err with the plugin, the model and the operation.
+func (c client) errorf(op string, err error) error {
+	if c.model == "" {
+		return fmt.Errorf("plugin %q: %s: %w", c.name, op, err)
+	}
+	return fmt.Errorf("plugin %q model %q: %s: %w", c.name, c.model, op, err)
+}
+
+// specName is the spec that names this client, "plugin:NAME" or "plugin:NAME:MODEL".
+func (c client) specName() string {
+	if c.model == "" {
+		return "plugin:" + c.name
+	}
+	return "plugin:" + c.name + ":" + c.model
+}
+
+// batched sends texts in as many requests as the limits need, through call, and returns the
+// answers concatenated in order. call returns the raw gRPC error and the answer in sdk form;
+// check validates each answer against its batch (sdk.CheckCounts or sdk.CheckBoundaries) and
+// must return errors matching sdk.ErrBadResponse.
+func batched[T any](ctx context.Context, c client, op string, texts []string,
+	call func(ctx context.Context, batch [][]byte) ([]T, error),
+	check func(batch []string, answer []T) error,
+) ([]T, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, c.errorf(op, err)
+	}
+	spans, err := batches(c.model, texts, c.limits)
+	if err != nil {
+		return nil, c.errorf(op, err)
+	}
+	out := make([]T, 0, len(texts))
+	for _, s := range spans {
+		batch := texts[s.lo:s.hi]
+		answer, err := call(ctx, convert.Bytes(batch))
+		if err != nil {
+			return nil, c.errorf(op, rpcstatus.Decode(err))
+		}
+		if err := check(batch, answer); err != nil {
+			if len(spans) > 1 {
+				err = fmt.Errorf("request of texts %d to %d: %w", s.lo, s.hi-1, err)
+			}
+			return nil, c.errorf(op, err)
+		}
+		out = append(out, answer...)
+	}
+	return out, nil
+}
+
+// badResponse marks a conversion failure of an answer as sdk.ErrBadResponse.
+func badResponse(err error) error {
+	return fmt.Errorf("%w: %v", sdk.ErrBadResponse, err)
+}

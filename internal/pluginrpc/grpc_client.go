@@ -1,0 +1,163 @@
+package pluginrpc
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	"github.com/chunkkit/chunkkit/internal/protocol/convert"
+	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
+	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
+	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// TokenizerClient talks to a plugin's tokenizer service. It is an sdk.TokenCounter for one
+// model (WithModel; the plugin's default until then) and an sdk.Namer. Requests larger than
+// BatchBytes are split transparently; a text too large for one request (MaxMessageBytes) is an
+// error matching sdk.ErrInvalidInput. Answers are checked with sdk.CheckCounts and
+// sdk.CheckBoundaries; every error names the plugin and matches the sentinel the plugin's
+// error matched. A TokenizerClient is safe for concurrent use; it is only as alive as the
+// connection it was made on.
+type TokenizerClient struct {
+	rpc tokenizerv1.TokenizerClient
+	client
+}
+
+var (
+	_ sdk.TokenCounter = (*TokenizerClient)(nil)
+	_ sdk.Namer        = (*TokenizerClient)(nil)
+)
+
+// NewTokenizerClient returns a client of the tokenizer service on conn for the default model;
+// name labels its errors. go-plugin's Dispense(KindTokenizer) calls it.
+func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
+	return &TokenizerClient{rpc: tokenizerv1.NewTokenizerClient(conn), client: client{name: name, limits: defaultLimits()}}
+}
+
+// WithModel returns a client for model on the same connection; c is unchanged.
+func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
+	d := *c
+	d.model = model
+	return &d
+}
+
+// Model returns the model the client asks for; "" is the plugin's default.
+func (c *TokenizerClient) Model() string { return c.model }
+
+// Name returns "plugin:NAME:MODEL", or "plugin:NAME" for the default model.
+func (c *TokenizerClient) Name() string { return c.specName() }
+
+// Info asks the plugin what it is and which tokenizer models it serves.
+func (c *TokenizerClient) Info(ctx context.Context) (Info, error) {
+	resp, err := c.rpc.Info(ctx, &tokenizerv1.InfoRequest{})
+	if err != nil {
+		return Info{}, c.errorf("info", rpcstatus.Decode(err))
+	}
+	return Info{
+		Name:            resp.GetName(),
+		Version:         resp.GetVersion(),
+		Models:          resp.GetModels(),
+		ProtocolVersion: resp.GetProtocolVersion(),
+		Kinds:           resp.GetKinds(),
+	}, nil
+}
+
+// Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
+func (c *TokenizerClient) Count(ctx context.Context, texts []string) ([]int, error) {
+	return batched(ctx, c.client, "count", texts,
+		func(ctx context.Context, batch [][]byte) ([]int, error) {
+			resp, err := c.rpc.Count(ctx, &tokenizerv1.CountRequest{Model: c.model, Texts: batch})
+			if err != nil {
+				return nil, err
+			}
+			counts, err := convert.Ints(resp.GetCounts())
+			if err != nil {
+				return nil, badResponse(err)
+			}
+			return counts, nil
+		},
+		sdk.CheckCounts)
+}
+
+// Boundaries returns the token end offsets of each text, as sdk.TokenCounter.Boundaries.
+func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	return batched(ctx, c.client, "boundaries", texts,
+		func(ctx context.Context, batch [][]byte) ([][]int, error) {
+			resp, err := c.rpc.Boundaries(ctx, &tokenizerv1.BoundariesRequest{Model: c.model, Texts: batch})
+			if err != nil {
+				return nil, err
+			}
+			bounds, err := tokenizerv1.EndsLists(resp.GetEnds())
+			if err != nil {
+				return nil, badResponse(err)
+			}
+			return bounds, nil
+		},
+		sdk.CheckBoundaries)
+}
+
+// SentenceClient talks to a plugin's sentence service. It is an sdk.SentenceSplitter for one
+// model (WithModel; the plugin's default until then) and an sdk.Namer, with the batching,
+// checking (sdk.CheckBoundaries) and error behaviour of TokenizerClient. It is safe for
+// concurrent use.
+type SentenceClient struct {
+	rpc sentencev1.SentenceSplitterClient
+	client
+}
+
+var (
+	_ sdk.SentenceSplitter = (*SentenceClient)(nil)
+	_ sdk.Namer            = (*SentenceClient)(nil)
+)
+
+// NewSentenceClient returns a client of the sentence service on conn for the default model;
+// name labels its errors. go-plugin's Dispense(KindSentence) calls it.
+func NewSentenceClient(conn grpc.ClientConnInterface, name string) *SentenceClient {
+	return &SentenceClient{rpc: sentencev1.NewSentenceSplitterClient(conn), client: client{name: name, limits: defaultLimits()}}
+}
+
+// WithModel returns a client for model on the same connection; c is unchanged.
+func (c *SentenceClient) WithModel(model string) *SentenceClient {
+	d := *c
+	d.model = model
+	return &d
+}
+
+// Model returns the model the client asks for; "" is the plugin's default.
+func (c *SentenceClient) Model() string { return c.model }
+
+// Name returns "plugin:NAME:MODEL", or "plugin:NAME" for the default model.
+func (c *SentenceClient) Name() string { return c.specName() }
+
+// Info asks the plugin what it is and which sentence models it serves.
+func (c *SentenceClient) Info(ctx context.Context) (Info, error) {
+	resp, err := c.rpc.Info(ctx, &sentencev1.InfoRequest{})
+	if err != nil {
+		return Info{}, c.errorf("info", rpcstatus.Decode(err))
+	}
+	return Info{
+		Name:            resp.GetName(),
+		Version:         resp.GetVersion(),
+		Models:          resp.GetModels(),
+		ProtocolVersion: resp.GetProtocolVersion(),
+		Kinds:           resp.GetKinds(),
+	}, nil
+}
+
+// Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.
+func (c *SentenceClient) Split(ctx context.Context, texts []string) ([][]int, error) {
+	return batched(ctx, c.client, "split", texts,
+		func(ctx context.Context, batch [][]byte) ([][]int, error) {
+			resp, err := c.rpc.Split(ctx, &sentencev1.SplitRequest{Model: c.model, Texts: batch})
+			if err != nil {
+				return nil, err
+			}
+			bounds, err := sentencev1.EndsLists(resp.GetEnds())
+			if err != nil {
+				return nil, badResponse(err)
+			}
+			return bounds, nil
+		},
+		sdk.CheckBoundaries)
+}
