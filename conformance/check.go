@@ -403,18 +403,13 @@ func (v *violations) err() error {
 	return v
 }
 
-// rules returns the rule of each listed violation, for tests.
-func (v *violations) rules() []string {
-	out := make([]string, len(v.list))
-	for i, x := range v.list {
-		out[i] = x.rule
-	}
-	return out
-}
-
 func (v *violations) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "conformance: document %q: %d violations", v.document, v.total)
+	noun := "violations"
+	if v.total == 1 {
+		noun = "violation"
+	}
+	fmt.Fprintf(&sb, "conformance: document %q: %d %s", v.document, v.total, noun)
 	for _, x := range v.list {
 		if x.chunk >= 0 {
 			fmt.Fprintf(&sb, "\n\tchunk %d: %s: %s", x.chunk, x.rule, x.problem)

@@ -571,3 +571,12 @@ func TestChunkEqualComparesEveryField(t *testing.T) {
 		}
 	})
 }
+
+// rules returns the rule of each listed violation, for tests.
+func (v *violations) rules() []string {
+	out := make([]string, len(v.list))
+	for i, x := range v.list {
+		out[i] = x.rule
+	}
+	return out
+}
