@@ -258,12 +258,13 @@ func (s *supervisor) startError(inst *instance, err error) error {
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
 		text = fmt.Sprintf("host: plugin %q (%s) did not complete the handshake within the start timeout (%v)",
 			p.Name, p.Path, s.opts.StartTimeout)
+	case strings.Contains(msg, "plugin exited before we could connect"),
+		strings.Contains(msg, "Failed to read any lines from plugin's stdout"):
+		text = fmt.Sprintf("host: plugin %q (%s) exited before the handshake (%s)", p.Name, p.Path, inst.exit)
 	case strings.HasPrefix(msg, "Unrecognized remote plugin message"):
 		line := strings.TrimSpace(strings.TrimPrefix(first, "Unrecognized remote plugin message:"))
 		text = fmt.Sprintf("host: plugin %q (%s) failed the handshake: its first line on stdout was %q, not a go-plugin handshake (a plugin must not write to stdout)",
 			p.Name, p.Path, line)
-	case strings.Contains(msg, "plugin exited before we could connect"):
-		text = fmt.Sprintf("host: plugin %q (%s) exited before the handshake (%s)", p.Name, p.Path, inst.exit)
 	default:
 		text = fmt.Sprintf("host: plugin %q (%s) failed to start: %s", p.Name, p.Path, first)
 	}
