@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -259,6 +260,10 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 	}
 	info, err := inst.info(ctx, kind)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, sdk.ErrUnsupported) {
+			return nil, fmt.Errorf("host: plugin %q (%s) does not serve %s, although its manifest %s lists it: %w",
+				sp.Plugin, s.plugin.Path, kind, s.plugin.Manifest, err)
+		}
 		return nil, s.callError(ctx, inst, err)
 	}
 	if major, _, _ := strings.Cut(info.ProtocolVersion, "."); major != strconv.Itoa(inst.protocol) {

@@ -20,29 +20,31 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// faultyBin is the fault-injection plugin (testdata/faulty), built once by TestMain.
-var faultyBin string
+// The test plugins, built once by TestMain: faultyBin misbehaves on request
+// (testdata/faulty), servedBin is built on sdk/serve (testdata/served).
+var faultyBin, servedBin string
 
 // helperEnv makes the test binary act as a host process for the tests that kill a host:
-// its value is the mode, helperDirEnv the plugin directory.
+// its value is the mode, helperDirEnv the plugin directory, helperSpecEnv the spec to open.
 const (
-	helperEnv    = "CHUNKKIT_HOST_TEST_HELPER"
-	helperDirEnv = "CHUNKKIT_HOST_TEST_DIR"
+	helperEnv     = "CHUNKKIT_HOST_TEST_HELPER"
+	helperDirEnv  = "CHUNKKIT_HOST_TEST_DIR"
+	helperSpecEnv = "CHUNKKIT_HOST_TEST_SPEC"
 )
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(helperMain(mode, os.Getenv(helperDirEnv)))
+		os.Exit(helperMain(mode, os.Getenv(helperDirEnv), os.Getenv(helperSpecEnv)))
 	}
 	dir, err := os.MkdirTemp("", "chunkkit-host-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "host tests:", err)
 		os.Exit(1)
 	}
-	faultyBin = filepath.Join(dir, "faulty")
-	build := exec.Command("go", "build", "-o", faultyBin, "./testdata/faulty")
+	faultyBin, servedBin = filepath.Join(dir, "faulty"), filepath.Join(dir, "served")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./testdata/faulty", "./testdata/served")
 	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "host tests: building testdata/faulty: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "host tests: building the test plugins: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
@@ -51,9 +53,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// helperMain is a host process: it starts the plugin "faulty" from dir, prints its PID and
-// waits to be killed. In mode "sigterm" it also calls CloseOnSignal.
-func helperMain(mode, dir string) int {
+// helperMain is a host process: it opens spec with the plugins in dir, counts once, prints
+// the plugin's PID and waits to be killed. In mode "sigterm" it also calls CloseOnSignal.
+func helperMain(mode, dir, spec string) int {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		return 1
+	}
 	cat, err := Load(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "helper:", err)
@@ -61,7 +68,7 @@ func helperMain(mode, dir string) int {
 	}
 	logger := hclog.New(&hclog.LoggerOptions{Name: "helper", Level: hclog.Info, Output: os.Stderr})
 	h := New(cat, Options{Logger: logger})
-	tc, err := h.TokenCounter(context.Background(), "plugin:faulty")
+	tc, err := h.TokenCounter(context.Background(), spec)
 	if err == nil {
 		_, err = tc.Count(context.Background(), []string{"warm up"})
 	}
@@ -72,7 +79,7 @@ func helperMain(mode, dir string) int {
 	if mode == "sigterm" {
 		CloseOnSignal(h)
 	}
-	fmt.Println(pluginPID(h, "faulty"))
+	fmt.Println(pluginPID(h, sp.Plugin))
 	time.Sleep(time.Hour)
 	return 0
 }
@@ -259,12 +266,12 @@ func alive(pid int) bool {
 	return ok && state != "Z" && state != "X"
 }
 
-// startHelper runs the test binary as a host process in mode for the plugins in dir and
-// returns it with the PID of the plugin it started.
-func startHelper(t *testing.T, mode, dir string) (*exec.Cmd, int, *lockedBuffer) {
+// startHelper runs the test binary as a host process in mode that opens spec with the plugins
+// in dir, and returns it with the PID of the plugin it started.
+func startHelper(t *testing.T, mode, dir, spec string) (*exec.Cmd, int, *lockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+dir)
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperDirEnv+"="+dir, helperSpecEnv+"="+spec)
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -289,6 +296,7 @@ func startHelper(t *testing.T, mode, dir string) (*exec.Cmd, int, *lockedBuffer)
 	case s := <-line:
 		pid, err = strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
+			cmd.Wait()
 			t.Fatalf("helper printed %q, want a PID; stderr:\n%s", s, stderr.String())
 		}
 	case <-time.After(20 * time.Second):
