@@ -23,7 +23,7 @@ func defaultLimits() limits { return limits{batch: BatchBytes, max: MaxMessageBy
 type span struct{ lo, hi int }
 
 // batches splits texts into consecutive spans whose encoded request (model field and text
-// fields) stays within l.batch bytes; a text too large for that travels alone. It fails with
+// fields) stays within l.batch bytes (and l.max); a text too large for that travels alone. It fails with
 // an error matching sdk.ErrInvalidInput when a text alone makes a request over l.max. No
 // texts give no spans.
 func batches(model string, texts []string, l limits) ([]span, error) {
@@ -31,6 +31,7 @@ func batches(model string, texts []string, l limits) ([]span, error) {
 	if model != "" {
 		base = protowire.SizeTag(1) + protowire.SizeBytes(len(model))
 	}
+	budget := min(l.batch, l.max)
 	var out []span
 	lo, size := 0, base
 	for i, t := range texts {
@@ -38,7 +39,7 @@ func batches(model string, texts []string, l limits) ([]span, error) {
 		if base+n > l.max {
 			return nil, fmt.Errorf("%w: text %d is %d bytes, too large for one plugin request (at most %d bytes)", sdk.ErrInvalidInput, i, len(t), l.max)
 		}
-		if i > lo && size+n > l.batch {
+		if i > lo && size+n > budget {
 			out = append(out, span{lo, i})
 			lo, size = i, base
 		}
