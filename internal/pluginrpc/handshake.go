@@ -11,7 +11,9 @@ const ProtocolVersion = 1
 // every plugin it starts; a plugin refuses to run without it. It is a guard against running a
 // plugin by hand, not a secret.
 const (
-	MagicCookieKey   = "CHUNKKIT_PLUGIN"
+	// MagicCookieKey is the environment variable that carries the cookie.
+	MagicCookieKey = "CHUNKKIT_PLUGIN"
+	// MagicCookieValue is the cookie; docs/protocol.md publishes it for other languages.
 	MagicCookieValue = "225fe4dcd312a61d9955f80c190fb6cd"
 )
 

@@ -83,6 +83,7 @@ func VersionedPlugins(p Plugins) map[int]plugin.PluginSet {
 // *TokenizerClient.
 type TokenizerPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
+	// Plugins is the side's view: implementations on the plugin side, the name on the host's.
 	Plugins Plugins
 }
 
@@ -108,6 +109,7 @@ func (p *TokenizerPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, co
 // *SentenceClient.
 type SentencePlugin struct {
 	plugin.NetRPCUnsupportedPlugin
+	// Plugins is the side's view: implementations on the plugin side, the name on the host's.
 	Plugins Plugins
 }
 
