@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestAHostStartsTheProcessAndTalksToIt(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), asPluginEnv+"=1")
-	var logs bytes.Buffer
+	var logs syncBuffer
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginrpc.Handshake(),
 		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{Name: "serve-test"}),
@@ -183,4 +184,22 @@ func withoutCookie(env []string) []string {
 		}
 	}
 	return out
+}
+
+// syncBuffer is a bytes.Buffer that go-plugin's goroutines may write while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
