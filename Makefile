@@ -38,6 +38,14 @@ fuzz: ## Run every fuzz target for FUZZTIME each (default 30s).
 		done; \
 	done
 
+.PHONY: generate
+generate: ## Regenerate the protocol's Go code from the .proto files (pinned tools).
+	tools/generate.sh
+
+.PHONY: generate-check
+generate-check: ## Fail when the committed generated code is stale.
+	tools/generate-check.sh
+
 .PHONY: bench
 bench: ## Run the Go benchmarks (COUNT=10) into bench/out/go.txt; compare runs with benchstat.
 	@mkdir -p bench/out
