@@ -11,14 +11,17 @@ COUNT     ?= 10
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-16s %s\n", $$1, $$2}'
 
+PLUGINS := ./plugins/tiktoken/cmd/chunkkit-tiktoken
+
 .PHONY: build
-build: ## Build the chunkkit command into bin/.
+build: ## Build chunkkit and every plugin into bin/, with the plugin manifest.
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/chunkkit
+	$(GO) build -o $(BIN)/ ./cmd/chunkkit $(PLUGINS)
+	$(BIN)/chunkkit plugins manifest $(BIN)
 
 .PHONY: demo
-demo: build ## Chunk the shipped sample document and show the first chunks.
-	$(BIN)/chunkkit chunk testdata/sample.md --max-tokens 128 --overlap-tokens 16 -n 8
+demo: build ## Chunk the shipped sample document through the tiktoken plugin.
+	$(BIN)/chunkkit chunk testdata/sample.md --tokenizer tiktoken:cl100k_base --max-tokens 128 --overlap-tokens 16 -n 12
 
 .PHONY: test
 test: ## Run every test with the race detector (what CI runs).

@@ -32,6 +32,8 @@ type chunkOptions struct {
 }
 
 func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var p plugins
+	defer p.Close()
 	var o chunkOptions
 	fs := flag.NewFlagSet("chunkkit chunk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -71,11 +73,10 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	counter, closeCounter, err := openTokenizer(o.tokenizer)
+	counter, err := p.tokenCounter(ctx, o.tokenizer)
 	if err != nil {
 		return err
 	}
-	defer closeCounter()
 	chunker, err := newChunker(o, counter)
 	if err != nil {
 		return err

@@ -15,8 +15,15 @@ import (
 const usage = `chunkkit turns documents into retrieval-ready chunks.
 
 Usage:
-  chunkkit chunk FILE [flags]    chunk a document (chunkkit chunk -h for flags)
-  chunkkit help                  show this text
+  chunkkit chunk FILE [flags]         chunk a document (chunkkit chunk -h for flags)
+  chunkkit count [--tokenizer SPEC]   count the tokens of standard input (--jsonl: one per line)
+  chunkkit plugins list|verify        show and check the installed plugins
+  chunkkit conformance --tokenizer SPEC
+                                      check a tokenizer against the conformance kit
+  chunkkit help                       show this text
+
+Tokenizer specs: words, runes, tiktoken:cl100k_base (the default, through the plugin),
+tiktoken:o200k_base, plugin:NAME[:ARG].
 
 See docs/reference/cli.md.
 `
@@ -42,6 +49,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "chunk":
 		err = chunkCmd(ctx, args[1:], stdout, stderr)
+	case "count":
+		err = countCmd(ctx, args[1:], stdin, stdout, stderr)
+	case "plugins":
+		err = pluginsCmd(ctx, args[1:], stdout, stderr)
+	case "conformance":
+		err = conformanceCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -34,6 +34,8 @@ func TestChunkGolden(t *testing.T) {
 			[]string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--max-tokens", "128", "--overlap-tokens", "16", "-n", "-1"}},
 		{"the sample in fixed windows", "sample-fixed.txt",
 			[]string{"chunk", "../../testdata/sample.md", "--tokenizer", "runes", "--strategy", "fixed", "--max-tokens", "256", "--overlap-tokens", "32", "-n", "6"}},
+		{"the sample through the tiktoken plugin, the default tokenizer", "sample-tiktoken.txt",
+			[]string{"chunk", "../../testdata/sample.md", "--max-tokens", "128", "--overlap-tokens", "16", "-n", "-1"}},
 		{"the sample without chunking", "sample-noop.txt",
 			[]string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--strategy", "noop", "-n", "4"}},
 	} {
@@ -135,3 +137,5 @@ func TestChunkRejectsBadInputClearly(t *testing.T) {
 		})
 	}
 }
+
+func jsonUnmarshal(line string, v any) error { return json.Unmarshal([]byte(line), v) }

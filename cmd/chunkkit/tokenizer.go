@@ -1,23 +1,71 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"sync"
 
+	"github.com/chunkkit/chunkkit/host"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// openTokenizer resolves a tokenizer spec to a counter and a function that releases it.
-func openTokenizer(spec string) (sdk.TokenCounter, func() error, error) {
-	switch spec {
-	case "words":
-		return sdk.Words{}, func() error { return nil }, nil
-	case "runes":
-		return sdk.Runes{}, func() error { return nil }, nil
-	}
-	return nil, nil, fmt.Errorf("unknown tokenizer %q (known: words, runes)", spec)
+const (
+	defaultTokenizer = "tiktoken:cl100k_base"
+	tokenizerHelp    = "words, runes, tiktoken:ENCODING (cl100k_base, o200k_base, p50k_base, r50k_base; add @reference for the reference backend) or plugin:NAME[:ARG]"
+)
+
+// plugins opens counters and splitters by spec. Built-in specs (words, runes, rules) run
+// in-process; others start a plugin found through the manifests (see docs/reference/host.md).
+// The host is opened on first use, so commands that need no plugin never read a manifest.
+type plugins struct {
+	once sync.Once
+	h    *host.Host
+	err  error
 }
 
-const (
-	defaultTokenizer = "words"
-	tokenizerHelp    = "words or runes"
-)
+func (p *plugins) host() (*host.Host, error) {
+	p.once.Do(func() {
+		p.h, p.err = host.Open(host.Options{})
+	})
+	return p.h, p.err
+}
+
+// tokenCounter resolves spec to a counter.
+func (p *plugins) tokenCounter(ctx context.Context, spec string) (sdk.TokenCounter, error) {
+	if _, err := host.ParseSpec(spec); err != nil {
+		return nil, err
+	}
+	h, err := p.host()
+	if err != nil {
+		return nil, err
+	}
+	tc, err := h.TokenCounter(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %q: %w", spec, err)
+	}
+	return tc, nil
+}
+
+// sentenceSplitter resolves spec to a splitter.
+func (p *plugins) sentenceSplitter(ctx context.Context, spec string) (sdk.SentenceSplitter, error) {
+	if _, err := host.ParseSpec(spec); err != nil {
+		return nil, err
+	}
+	h, err := p.host()
+	if err != nil {
+		return nil, err
+	}
+	s, err := h.SentenceSplitter(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("sentence splitter %q: %w", spec, err)
+	}
+	return s, nil
+}
+
+// Close stops every plugin that was started.
+func (p *plugins) Close() error {
+	if p.h == nil {
+		return nil
+	}
+	return p.h.Close()
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+)
+
+// pluginDir holds the tiktoken plugin binary and its manifest, built once by TestMain and
+// named by $CHUNKKIT_PLUGIN_DIR for every test of this package.
+var pluginDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "chunkkit-cli-plugins-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	build := exec.Command("go", "build", "-o", dir+"/", "github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the tiktoken plugin: %v\n%s", err, out)
+		return 1
+	}
+	if err := host.BuildManifest(dir, firstParty[:1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	pluginDir = dir
+	os.Setenv(host.EnvPluginDir, dir)
+	return m.Run()
+}
+
+func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "chunk", "../../testdata/sample.md", "--format", "jsonl", "--max-tokens", "96", "--overlap-tokens", "12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	inproc, err := tiktoken.New("cl100k_base", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contents []string
+	var counts []int
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var c struct {
+			Content    string `json:"content"`
+			TokenCount int    `json:"token_count"`
+			Kind       string `json:"kind"`
+		}
+		if err := jsonUnmarshal(line, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Kind == "body" && c.TokenCount > 96 {
+			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.Content)
+		}
+		contents = append(contents, c.Content)
+		counts = append(counts, c.TokenCount)
+	}
+	want, err := inproc.Count(context.Background(), contents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if counts[i] != want[i] {
+			t.Errorf("chunk %d: plugin counted %d tokens, in-process tiktoken %d", i, counts[i], want[i])
+		}
+	}
+}
+
+// The expected counts come from OpenAI's tiktoken (npm tiktoken 1.0.22, encode_ordinary):
+// cd tools/tiktoken-golden && npm ci && node -e '...get_encoding("cl100k_base").encode_ordinary(s).length'
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"the whole input is one text", []string{"count"}, "hello world, <|endoftext|> is text", "11\n"},
+		{"each JSON line is one text", []string{"count", "--jsonl"}, "\"hello world\"\n\"\"\n\"tiktoken is great!\"\n", "2\n0\n6\n"},
+		{"o200k counts differently", []string{"count", "--tokenizer", "tiktoken:o200k_base", "--jsonl"}, "\"こんにちは世界\"\n", "2\n"},
+		{"the words counter needs no plugin", []string{"count", "--tokenizer", "words"}, "a b  c\n", "3\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut strings.Builder
+			code := run(context.Background(), tc.args, strings.NewReader(tc.stdin), &out, &errOut)
+			if code != 0 || out.String() != tc.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out.String(), errOut.String(), tc.want)
+			}
+		})
+	}
+	t.Run("a line that is not a JSON string names the line", func(t *testing.T) {
+		var out, errOut strings.Builder
+		code := run(context.Background(), []string{"count", "--jsonl"}, strings.NewReader("\"ok\"\n{oops}\n"), &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), "line 2") {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	})
+}
+
+func TestPluginsListAndVerify(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "plugins", "list")
+	if code != 0 || !strings.Contains(stdout, "tiktoken") || !strings.Contains(stdout, "chunkkit-tiktoken") {
+		t.Errorf("list: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCLI(t, "plugins", "verify")
+	if code != 0 || !strings.Contains(stdout, "ok    tiktoken") {
+		t.Errorf("verify: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+
+	t.Run("a tampered binary fails verification and is refused", func(t *testing.T) {
+		dir := t.TempDir()
+		bin, err := os.ReadFile(filepath.Join(pluginDir, "chunkkit-tiktoken"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "chunkkit-tiktoken"), bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := host.BuildManifest(dir, firstParty[:1]); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(filepath.Join(dir, "chunkkit-tiktoken"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("tampered")
+		f.Close()
+		t.Setenv(host.EnvPluginDir, dir)
+		stdout, _, code := runCLI(t, "plugins", "verify")
+		if code != 1 || !strings.Contains(stdout, "FAIL  tiktoken") {
+			t.Errorf("verify: exit %d, stdout %q", code, stdout)
+		}
+		_, stderr, code := runCLI(t, "chunk", "../../testdata/sample.md")
+		if code != 1 || !strings.Contains(stderr, "chunkkit-tiktoken") || !strings.Contains(stderr, "checksum") {
+			t.Errorf("chunk with a tampered plugin: exit %d, stderr %q", code, stderr)
+		}
+	})
+}
+
+func TestConformanceCommandPassesForTheTiktokenPlugin(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "conformance", "--tokenizer", "tiktoken:cl100k_base")
+	if code != 0 || !strings.Contains(stdout, "9 laws, 0 failed") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
