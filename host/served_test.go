@@ -68,17 +68,3 @@ func TestAServiceTheManifestPromisesButThePluginLacksIsUnsupported(t *testing.T)
 	_, err := h.SentenceSplitter(context.Background(), "plugin:served")
 	wantErr(t, err, []error{sdk.ErrUnsupported}, `plugin "served"`, "does not serve sentence", "manifest")
 }
-
-func TestAServedPluginDiesWhenItsHostIsKilled(t *testing.T) {
-	requireLinux(t)
-	dir, bin := setupServed(t, KindTokenizer)
-	helper, pid, stderr := startHelper(t, "sigkill", dir, "plugin:served:words")
-	if !alive(pid) {
-		t.Fatalf("plugin %d is not running; helper stderr:\n%s", pid, stderr.String())
-	}
-	helper.Process.Kill()
-	helper.Wait()
-	if !waitGone(pid, 3*time.Second) {
-		t.Errorf("plugin %d still running 3s after its host was SIGKILLed: %v", pid, processesOf(bin))
-	}
-}
