@@ -248,7 +248,7 @@ func TestAPluginThatKeepsCrashingIsNotRestartedForever(t *testing.T) {
 		}
 	}
 	_, err = tc.Count(ctx, []string{"fine"})
-	wantErr(t, err, []error{ErrCrashLoop, sdk.ErrUnavailable}, `plugin "faulty"`, "failed 3 times", "at most 2 restarts",
+	wantErr(t, err, []error{ErrCrashLoop, sdk.ErrUnavailable}, `plugin "faulty"`, "keeps crashing", "3 failures", "at most 2 restarts",
 		"exit status 3", "crashing on purpose")
 	if n := starts(h, "faulty"); n != 3 {
 		t.Errorf("started %d processes, want 3 (the first and 2 restarts)", n)

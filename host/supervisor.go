@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -68,7 +69,8 @@ type instance struct {
 
 	release  chan struct{} // closed after the process is gone: frees the spawning thread
 	killOnce sync.Once
-	exit     string // how the process ended, set by kill
+	dead     atomic.Bool // the process is known to be gone before kill: quiets go-plugin's warning
+	exit     string      // how the process ended, set by kill
 
 	infoMu sync.Mutex
 	infos  map[string]Info
@@ -155,7 +157,7 @@ func backoff(n int, min, max time.Duration) time.Duration {
 
 func (s *supervisor) crashLoopErrorLocked(n int) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "host: plugin %q (%s) failed %d times in the last %v (at most %d restarts allowed); not starting it again before %s",
+	fmt.Fprintf(&b, "host: plugin %q (%s) keeps crashing: %d failures in the last %v (at most %d restarts allowed); not starting it again before %s",
 		s.plugin.Name, s.plugin.Path, n, s.opts.RestartWindow, s.opts.MaxRestarts,
 		s.failures[0].Add(s.opts.RestartWindow).Format(time.TimeOnly))
 	if s.lastFail != "" {
@@ -185,6 +187,7 @@ func (s *supervisor) run(inst *instance, delay time.Duration) {
 		}
 	}
 	if err := s.start(inst); err != nil {
+		inst.dead.Store(true) // go-plugin has killed it already
 		inst.kill()
 		inst.err = s.startError(inst, err)
 		s.failed(inst, err)
@@ -213,7 +216,7 @@ func (s *supervisor) start(inst *instance) error {
 		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		Logger:           s.logger,
+		Logger:           quietLogger{s.logger, &inst.dead},
 		StartTimeout:     s.opts.StartTimeout,
 		Stderr:           inst.stderr, // the process's own stderr
 		SyncStderr:       inst.stderr, // os.Stderr inside the plugin once it serves
@@ -457,4 +460,20 @@ func stderrNote(lines []string) string {
 		q[i] = fmt.Sprintf("%q", l)
 	}
 	return "; its last stderr lines: " + strings.Join(q, ", ")
+}
+
+// quietLogger demotes go-plugin's "plugin failed to exit gracefully" warning to debug when
+// the process is known to be gone already (a failed start, which go-plugin killed itself):
+// there was nothing to exit gracefully, and the warning would mislead.
+type quietLogger struct {
+	hclog.Logger
+	dead *atomic.Bool
+}
+
+func (l quietLogger) Warn(msg string, args ...any) {
+	if l.dead.Load() && msg == "plugin failed to exit gracefully" {
+		l.Logger.Debug(msg, args...)
+		return
+	}
+	l.Logger.Warn(msg, args...)
 }

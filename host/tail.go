@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -9,12 +10,17 @@ import (
 const maxTailLine = 512
 
 // tail is an io.Writer that keeps the last lines written to it: a plugin's stderr, for error
-// messages about its death. It is safe for concurrent use.
+// messages about its death. It also keeps the first line that starts a Go panic or fatal
+// error, which a long stack trace would push out of the last lines. It is safe for concurrent
+// use.
 type tail struct {
 	mu      sync.Mutex
 	max     int
 	buf     []string
 	partial []byte
+	panic   string // the first "panic: " or "fatal error: " line
+	seen    int    // lines pushed, to tell whether panic is still among buf
+	panicAt int    // the value of seen when panic was pushed
 }
 
 func newTail(lines int) *tail { return &tail{max: lines} }
@@ -50,13 +56,18 @@ func (t *tail) push() {
 	if line == "" {
 		return
 	}
+	t.seen++
+	if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
+		t.panic, t.panicAt = line, t.seen
+	}
 	t.buf = append(t.buf, line)
 	if len(t.buf) > t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 	}
 }
 
-// lines returns the last lines written, oldest first, including an unterminated last line.
+// lines returns the last lines written, oldest first, including an unterminated last line;
+// when a panic line has scrolled out of them, it comes first, followed by "...".
 func (t *tail) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -66,6 +77,9 @@ func (t *tail) lines() []string {
 	}
 	if len(out) > t.max {
 		out = out[len(out)-t.max:]
+	}
+	if t.panic != "" && t.seen-t.panicAt >= len(t.buf) {
+		out = append([]string{t.panic, "..."}, out...)
 	}
 	return out
 }
