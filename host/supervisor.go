@@ -108,9 +108,13 @@ func (s *supervisor) get(ctx context.Context) (*instance, error) {
 		s.mu.Unlock()
 
 		select {
-		case <-inst.ready:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("host: plugin %q: waiting for it to start: %w", s.plugin.Name, ctx.Err())
+		case <-inst.ready: // running already: do not let a done ctx win the race below
+		default:
+			select {
+			case <-inst.ready:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("host: plugin %q: waiting for it to start: %w", s.plugin.Name, ctx.Err())
+			}
 		}
 		if inst.err != nil {
 			return nil, inst.err
