@@ -17,13 +17,18 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
 
-// Defaults for the zero Options.
+// Defaults for the zero fields of Options.
 const (
-	DefaultStartTimeout  = 10 * time.Second
-	DefaultMaxRestarts   = 5
+	// DefaultStartTimeout is the default Options.StartTimeout.
+	DefaultStartTimeout = 10 * time.Second
+	// DefaultMaxRestarts is the default Options.MaxRestarts.
+	DefaultMaxRestarts = 5
+	// DefaultRestartWindow is the default Options.RestartWindow.
 	DefaultRestartWindow = time.Minute
-	DefaultMinBackoff    = 50 * time.Millisecond
-	DefaultMaxBackoff    = 2 * time.Second
+	// DefaultMinBackoff is the default Options.MinBackoff.
+	DefaultMinBackoff = 50 * time.Millisecond
+	// DefaultMaxBackoff is the default Options.MaxBackoff.
+	DefaultMaxBackoff = 2 * time.Second
 )
 
 // Options tune a Host. The zero value means the documented defaults.

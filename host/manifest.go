@@ -32,8 +32,10 @@ const ManifestVersion = 1
 
 // The kinds of service a plugin offers, as a manifest's "kinds" lists them.
 const (
-	KindTokenizer = pluginrpc.KindTokenizer // "tokenizer": an sdk.TokenCounter
-	KindSentence  = pluginrpc.KindSentence  // "sentence": an sdk.SentenceSplitter
+	// KindTokenizer ("tokenizer") is a token counter: Host.TokenCounter.
+	KindTokenizer = pluginrpc.KindTokenizer
+	// KindSentence ("sentence") is a sentence splitter: Host.SentenceSplitter.
+	KindSentence = pluginrpc.KindSentence
 )
 
 // Entry is one plugin as a manifest lists it.

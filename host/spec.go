@@ -9,9 +9,12 @@ import (
 
 // The in-process counters and splitters a spec can name; they start no process.
 const (
-	BuiltinWords = "words" // sdk.Words, a TokenCounter
-	BuiltinRunes = "runes" // sdk.Runes, a TokenCounter
-	BuiltinRules = "rules" // sentence.Default() from sdk/sentence, a SentenceSplitter
+	// BuiltinWords names sdk.Words, a TokenCounter.
+	BuiltinWords = "words"
+	// BuiltinRunes names sdk.Runes, a TokenCounter.
+	BuiltinRunes = "runes"
+	// BuiltinRules names sentence.Default() from sdk/sentence, a SentenceSplitter.
+	BuiltinRules = "rules"
 )
 
 // Plugin names that spec shorthands stand for.
