@@ -1,0 +1,229 @@
+package bench_test
+
+// Benchmarks of tokenizers through plugins against the same tokenizers in-process, and of
+// chunking through each. bench/tokenizers.sh runs them with -count 10 beside OpenAI's tiktoken
+// (npm) and compares with benchstat; by hand:
+//
+//	../shared/tools/build-corpus.sh /tmp/corpus
+//	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench . -count 10 ./bench | tee plugins.txt
+//	go run golang.org/x/perf/cmd/benchstat -col /path plugins.txt
+//
+// CHUNKKIT_CORPUS names a corpus built by build-corpus.sh: BenchmarkCount takes its English
+// files in manifest order up to ~4 MB (the selection of plugins/tiktoken's BenchmarkCount and
+// tools/tiktoken-golden/bench.mjs), BenchmarkChunk its English Markdown. Without it they skip,
+// saying so; BenchmarkColdStart and BenchmarkChunkSample need nothing.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+const (
+	corpusEnv   = "CHUNKKIT_CORPUS"
+	corpusBytes = 4_000_000
+)
+
+var (
+	buildOnce sync.Once
+	catalog   *host.Catalog
+	buildErr  error
+)
+
+// pluginCatalog builds the tiktoken plugin once into a temporary directory with a manifest.
+func pluginCatalog(b *testing.B) *host.Catalog {
+	b.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "chunkkit-bench-plugins-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("building the tiktoken plugin: %v\n%s", err, out)
+			return
+		}
+		entries := []host.Entry{{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}}}
+		if buildErr = host.BuildManifest(dir, entries); buildErr != nil {
+			return
+		}
+		catalog, buildErr = host.Load(dir)
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return catalog
+}
+
+func quietHost(b *testing.B) *host.Host {
+	h := host.New(pluginCatalog(b), host.Options{Logger: hclog.NewNullLogger()})
+	b.Cleanup(func() { h.Close() })
+	return h
+}
+
+// counterFor returns the counter for an encoding and backend, in-process or through the plugin.
+func counterFor(b *testing.B, path, enc string, backend tiktoken.Backend) sdk.TokenCounter {
+	b.Helper()
+	if path == "inproc" {
+		c, err := tiktoken.New(enc, backend)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c
+	}
+	model := enc
+	if backend == tiktoken.Reference {
+		model += "@reference"
+	}
+	c, err := quietHost(b).TokenCounter(context.Background(), "tiktoken:"+model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// englishFiles returns the corpus's English files whose path has prefix, in manifest order,
+// until they hold limit bytes.
+func englishFiles(b *testing.B, prefix string, limit int) map[string]string {
+	b.Helper()
+	dir := os.Getenv(corpusEnv)
+	if dir == "" {
+		b.Skipf("%s is not set: build a corpus with ../shared/tools/build-corpus.sh /tmp/corpus and set %s=/tmp/corpus", corpusEnv, corpusEnv)
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		b.Fatalf("%s=%s is not a corpus: %v", corpusEnv, dir, err)
+	}
+	files := map[string]string{}
+	total := 0
+	for i, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
+		rel, _, _ := strings.Cut(line, "\t")
+		if i == 0 || !strings.HasPrefix(rel, prefix) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			b.Fatal(err)
+		}
+		files[rel] = string(data)
+		if total += len(data); total >= limit {
+			break
+		}
+	}
+	return files
+}
+
+// BenchmarkCount counts ~4 MB of real English text in one batch, per backend, in-process and
+// through the plugin.
+func BenchmarkCount(b *testing.B) {
+	var texts []string
+	size := 0
+	for _, t := range englishFiles(b, "en-", corpusBytes) {
+		texts = append(texts, t)
+		size += len(t)
+	}
+	for _, backend := range []tiktoken.Backend{tiktoken.Fast, tiktoken.Reference} {
+		for _, path := range []string{"inproc", "plugin"} {
+			b.Run(fmt.Sprintf("backend=%s/path=%s/enc=cl100k_base", backend, path), func(b *testing.B) {
+				c := counterFor(b, path, "cl100k_base", backend)
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := c.Count(context.Background(), texts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkChunk chunks the corpus's English Markdown with HeadingAware at 512/64 through the
+// fast backend, in-process and through the plugin, and reports counter calls per document.
+func BenchmarkChunk(b *testing.B) {
+	files := englishFiles(b, "en-md/", corpusBytes)
+	benchChunk(b, files)
+}
+
+// BenchmarkChunkSample chunks the shipped sample document, 64 copies as 64 documents.
+func BenchmarkChunkSample(b *testing.B) {
+	src, err := os.ReadFile("../testdata/sample.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := map[string]string{}
+	for i := range 64 {
+		files[fmt.Sprintf("sample-%d.md", i)] = string(src)
+	}
+	benchChunk(b, files)
+}
+
+func benchChunk(b *testing.B, files map[string]string) {
+	var docs []*sdk.Document
+	size := 0
+	for name, text := range files {
+		doc, err := markdown.Parse([]byte(text), markdown.Options{ID: name})
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, doc)
+		size += len(doc.Canonical().Text)
+	}
+	for _, path := range []string{"inproc", "plugin"} {
+		b.Run(fmt.Sprintf("strategy=heading/path=%s/enc=cl100k_base/max=512/overlap=64", path), func(b *testing.B) {
+			rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Fast)}
+			c := &chunkers.HeadingAware{Counter: rec, MaxTokens: 512, OverlapTokens: 64}
+			b.SetBytes(int64(size))
+			chunks := 0
+			for b.Loop() {
+				chunks = 0
+				for _, doc := range docs {
+					out, err := c.Chunk(context.Background(), sdk.Request{}, doc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					chunks += len(out)
+				}
+			}
+			st := rec.Stats()
+			b.ReportMetric(float64(st.Calls())/float64(b.N*len(docs)), "calls/doc")
+			b.ReportMetric(float64(chunks), "chunks/op")
+		})
+	}
+}
+
+// BenchmarkColdStart measures what the first call through a new host costs: exec, checksum,
+// handshake with mutual TLS, Info, and loading the encoding's vocabulary.
+func BenchmarkColdStart(b *testing.B) {
+	cat := pluginCatalog(b)
+	for _, model := range []string{"cl100k_base", "o200k_base"} {
+		b.Run("enc="+model, func(b *testing.B) {
+			for b.Loop() {
+				h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+				c, err := h.TokenCounter(context.Background(), "tiktoken:"+model)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := c.Count(context.Background(), []string{"warm up"}); err != nil {
+					b.Fatal(err)
+				}
+				if err := h.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
