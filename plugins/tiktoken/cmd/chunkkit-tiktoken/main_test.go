@@ -1,0 +1,83 @@
+package main_test
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// TestPluginAnswersLikeThePackage builds this command, lists it in a manifest, starts it
+// through a chunkkit host as the spec "tiktoken:ENCODING" does, and checks that the plugin
+// answers exactly as the package does in-process and refuses unknown encodings.
+func TestPluginAnswersLikeThePackage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "chunkkit-tiktoken"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	entry := host.Entry{Name: host.TiktokenPlugin, Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}}
+	if err := host.BuildManifest(dir, []host.Entry{entry}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := host.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+	t.Cleanup(func() { h.Close() })
+
+	ctx := context.Background()
+	texts := []string{"", "Hello, world!", "<|endoftext|> stays text", "🦀 and 中文", "bad \xff byte", strings.Repeat("a", 5000)}
+	for _, model := range []string{"cl100k_base", "o200k_base@reference", "r50k_base"} {
+		t.Run("tiktoken:"+model+" answers as in-process", func(t *testing.T) {
+			remote, err := h.TokenCounter(ctx, "tiktoken:"+model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, backend, err := tiktoken.ParseModel(model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local, err := tiktoken.New(enc, backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCounts, _ := local.Count(ctx, texts)
+			wantBounds, _ := local.Boundaries(ctx, texts)
+			gotCounts, err := remote.Count(ctx, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotBounds, err := remote.Boundaries(ctx, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(wantCounts, gotCounts); diff != "" {
+				t.Errorf("Count (-in-process +plugin):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantBounds, gotBounds, cmp.Comparer(func(a, b []int) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })); diff != "" {
+				t.Errorf("Boundaries (-in-process +plugin):\n%s", diff)
+			}
+		})
+	}
+	t.Run("an unknown encoding is unsupported", func(t *testing.T) {
+		tc, err := h.TokenCounter(ctx, "tiktoken:gpt2")
+		if err == nil {
+			_, err = tc.Count(ctx, []string{"x"})
+		}
+		if !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), "gpt2") {
+			t.Errorf("tiktoken:gpt2: error = %v, want one matching sdk.ErrUnsupported naming gpt2", err)
+		}
+	})
+}

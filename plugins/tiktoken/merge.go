@@ -1,0 +1,193 @@
+package tiktoken
+
+// Byte-pair merging as tiktoken does it (_byte_pair_merge in its src/lib.rs): start from
+// single bytes and repeatedly merge the adjacent pair whose concatenation has the lowest rank,
+// the leftmost one on ties, until no adjacent pair is a token. Short pieces use tiktoken's
+// quadratic scan, which is fastest for them; long pieces use a heap, O(n log n), so a long
+// run without a split ("a"×100000) stays linear in practice.
+
+// noRank marks a pair that is not a token.
+const noRank = ^uint32(0)
+
+// heapFrom is the piece length in bytes from which appendMerged uses the heap.
+const heapFrom = 96
+
+// appendMerged appends to dst the end offset, within piece, of each token piece merges into.
+func (e *fastEncoder) appendMerged(dst []int, piece string) []int {
+	if len(piece) < heapFrom {
+		return e.mergeScan(dst, piece)
+	}
+	return e.mergeHeap(dst, piece)
+}
+
+// rank returns the rank of piece[from:to], or noRank.
+func (e *fastEncoder) rank(piece string, from, to int) uint32 {
+	if r, ok := e.ranks[piece[from:to]]; ok {
+		return r
+	}
+	return noRank
+}
+
+func (e *fastEncoder) mergeScan(dst []int, piece string) []int {
+	// starts[i] is where part i begins; ranks[i] is the rank of merging parts i and i+1.
+	var startsBuf [heapFrom + 1]int
+	var ranksBuf [heapFrom + 1]uint32
+	starts, ranks := startsBuf[:len(piece)+1], ranksBuf[:len(piece)+1]
+	for i := range starts {
+		starts[i] = i
+	}
+	pairRank := func(i int) uint32 {
+		if i+2 < len(starts) {
+			return e.rank(piece, starts[i], starts[i+2])
+		}
+		return noRank
+	}
+	for i := range ranks {
+		ranks[i] = pairRank(i)
+	}
+	for {
+		best, at := noRank, -1
+		for i, r := range ranks[:len(ranks)-1] {
+			if r < best {
+				best, at = r, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		starts = append(starts[:at+1], starts[at+2:]...)
+		ranks = append(ranks[:at+1], ranks[at+2:]...)
+		ranks[at] = pairRank(at)
+		if at > 0 {
+			ranks[at-1] = pairRank(at - 1)
+		}
+	}
+	for _, s := range starts[1:] {
+		dst = append(dst, s)
+	}
+	return dst
+}
+
+// node is a part in mergeHeap's linked list of parts: the part starting at byte i is
+// nodes[i]; rank is the rank of merging it with the next part.
+type node struct {
+	prev, next int32
+	rank       uint32
+}
+
+// candidate is a pair in the heap: the part at offset and the rank its merge had when pushed.
+type candidate struct {
+	rank   uint32
+	offset int32
+}
+
+func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
+	n := int32(len(piece))
+	nodes := make([]node, n+1)
+	for i := range nodes {
+		nodes[i] = node{prev: int32(i) - 1, next: int32(i) + 1, rank: noRank}
+	}
+	nodes[n].next = -1
+	pairRank := func(i int32) uint32 {
+		j := nodes[i].next
+		if j < 0 || nodes[j].next < 0 {
+			return noRank
+		}
+		return e.rank(piece, int(i), int(nodes[j].next))
+	}
+	h := make(pairHeap, 0, n)
+	for i := int32(0); i+2 <= n; i++ {
+		if r := pairRank(i); r != noRank {
+			nodes[i].rank = r
+			h = append(h, candidate{r, i})
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		top := h.pop()
+		i := top.offset
+		if nodes[i].rank != top.rank {
+			continue // stale: the pair changed since it was pushed
+		}
+		j := nodes[i].next
+		k := nodes[j].next
+		nodes[j].rank = noRank
+		nodes[i].next = k
+		if k >= 0 {
+			nodes[k].prev = i
+		}
+		for _, b := range [2]int32{i, nodes[i].prev} {
+			if b < 0 {
+				continue
+			}
+			nodes[b].rank = pairRank(b)
+			if nodes[b].rank != noRank {
+				h.push(candidate{nodes[b].rank, b})
+			}
+		}
+	}
+	for i := nodes[0].next; i >= 0; i = nodes[i].next {
+		dst = append(dst, int(i))
+	}
+	return dst
+}
+
+// pairHeap is a binary min-heap of candidates by rank, then offset, so that among equal ranks
+// the leftmost pair merges first, as in tiktoken.
+type pairHeap []candidate
+
+func (h pairHeap) less(a, b int) bool {
+	if h[a].rank != h[b].rank {
+		return h[a].rank < h[b].rank
+	}
+	return h[a].offset < h[b].offset
+}
+
+func (h pairHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *pairHeap) push(c candidate) {
+	*h = append(*h, c)
+	h.up(len(*h) - 1)
+}
+
+func (h *pairHeap) pop() candidate {
+	old := *h
+	top := old[0]
+	last := len(old) - 1
+	old[0] = old[last]
+	*h = old[:last]
+	h.down(0)
+	return top
+}
+
+func (h pairHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			return
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (h pairHeap) down(i int) {
+	for {
+		child := 2*i + 1
+		if child >= len(h) {
+			return
+		}
+		if right := child + 1; right < len(h) && h.less(right, child) {
+			child = right
+		}
+		if !h.less(child, i) {
+			return
+		}
+		h[i], h[child] = h[child], h[i]
+		i = child
+	}
+}
