@@ -1,0 +1,15 @@
+// Package markdown turns Markdown and plain text into an sdk.Document, the block model every
+// chunkkit chunker reads.
+//
+// Parse reads CommonMark with GitHub-flavoured tables, using goldmark for block structure only:
+// the text of every block is cut from the source as written, so inline markup, escapes and
+// link URLs survive, and the document's canonical text reads like the source without its
+// heading markers, thematic breaks and front matter. ParseText reads plain text, one paragraph
+// per run of non-blank lines.
+//
+// Both normalize line endings to "\n" (block texts, and so canonical offsets, never hold
+// "\r"), report invalid UTF-8 as an *sdk.InputError with the line and column, record each
+// block's 1-based source line in Block.Attrs[AttrLine], and never drop text: every word of the
+// source outside pure markup (heading "#" markers, setext underlines, thematic breaks) and
+// front matter lands in some block.
+package markdown

@@ -1,0 +1,164 @@
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// checkUTF8 returns an *sdk.InputError naming the first invalid byte of src by offset, line
+// and column. Columns count bytes from 1, as go/scanner does, because an editor's column for a
+// broken sequence is not well defined.
+func checkUTF8(src []byte, docID string) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	off := 0
+	for off < len(src) {
+		r, size := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return &sdk.InputError{
+		Document: docID,
+		Block:    -1,
+		Offset:   off,
+		Field:    "source",
+		Problem:  fmt.Sprintf("invalid UTF-8 at line %d, column %d (byte 0x%02x)", line, col, src[off]),
+	}
+}
+
+// normalize drops a leading byte order mark and turns CRLF and lone CR line endings into LF,
+// so that every block text uses "\n". Line numbers are unchanged by it: each ending stays one
+// ending. The result shares src's memory when there is nothing to change.
+func normalize(src []byte) []byte {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	if bytes.IndexByte(src, '\r') < 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src))
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c == '\r' {
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			c = '\n'
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// lineIndex maps byte offsets of a text to 0-based line numbers.
+type lineIndex struct {
+	text   string
+	starts []int // starts[i] is the offset of line i; len(starts) ≥ 1
+}
+
+func newLineIndex(text string) lineIndex {
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return lineIndex{text: text, starts: starts}
+}
+
+// count is the number of lines; a trailing newline does not open a further line.
+func (x lineIndex) count() int {
+	n := len(x.starts)
+	if n > 1 && x.starts[n-1] == len(x.text) {
+		n--
+	}
+	return n
+}
+
+// lineOf returns the line holding byte offset off.
+func (x lineIndex) lineOf(off int) int {
+	return sort.SearchInts(x.starts, off+1) - 1
+}
+
+// span returns lines [from, to) as text, the last line's newline included; it is empty when
+// from ≥ to.
+func (x lineIndex) span(from, to int) string {
+	if from >= to || from >= len(x.starts) {
+		return ""
+	}
+	end := len(x.text)
+	if to < len(x.starts) {
+		end = x.starts[to]
+	}
+	return x.text[x.starts[from]:end]
+}
+
+// frontMatter splits a leading YAML front matter block ("---" line, content, then a "---" or
+// "..." line) from src. It returns the content between the delimiter lines, the number of lines
+// the block occupies and the rest of src. The line after the opening "---" must not be blank,
+// so that a document opening with a thematic break followed by a blank line is not mistaken for
+// front matter. ok is false when src has no such block; a leading "---" is then left to the
+// Markdown parser.
+func frontMatter(src string) (content string, lines int, rest string, ok bool) {
+	first, after, found := strings.Cut(src, "\n")
+	if !found || strings.TrimRight(first, " \t") != "---" {
+		return "", 0, src, false
+	}
+	if second, _, _ := strings.Cut(after, "\n"); strings.TrimSpace(second) == "" {
+		return "", 0, src, false
+	}
+	pos := len(first) + 1
+	lines = 1
+	for pos <= len(src) && after != "" {
+		line, next, hasNL := strings.Cut(after, "\n")
+		lines++
+		if t := strings.TrimRight(line, " \t"); t == "---" || t == "..." {
+			end := pos + len(line)
+			if hasNL {
+				end++
+			}
+			return src[len(first)+1 : pos], lines, src[end:], true
+		}
+		pos += len(line) + 1
+		after = next
+	}
+	return "", 0, src, false
+}
+
+// dedent removes from every line of s the indentation of its first line, or as much of it as
+// the line has, and trims trailing white space. Dedenting by the first line is what CommonMark
+// does with a block's continuation lines, so nested structure keeps its relative indentation.
+func dedent(s string) string {
+	s = strings.TrimRight(s, " \t\n")
+	k := leadingBlank(s)
+	if k == 0 || !strings.Contains(s, "\n") {
+		return s[k:]
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for i, line := range strings.SplitAfter(s, "\n") {
+		if i == 0 {
+			sb.WriteString(line[k:])
+			continue
+		}
+		sb.WriteString(line[min(k, leadingBlank(line)):])
+	}
+	return sb.String()
+}
+
+// leadingBlank counts the spaces and tabs that open s.
+func leadingBlank(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
