@@ -31,8 +31,7 @@ func checkUTF8(src []byte, docID string) error {
 		Document: docID,
 		Block:    -1,
 		Offset:   off,
-		Field:    "source",
-		Problem:  fmt.Sprintf("invalid UTF-8 at line %d, column %d (byte 0x%02x)", line, col, src[off]),
+		Problem:  fmt.Sprintf("invalid UTF-8 (0x%02x) at line %d, column %d", src[off], line, col),
 	}
 }
 

@@ -1,0 +1,227 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// region is a run of source lines that one top-level node owns: from the line where the node
+// starts up to the line where the next one starts.
+type region struct {
+	node   ast.Node
+	first  int  // first line, 0-based in the body
+	merged bool // later nodes whose start could not be placed were folded in
+}
+
+// builder turns a goldmark tree into blocks by cutting the source into regions at the lines
+// where top-level nodes start. Every line after the first node's start belongs to some
+// region, which is what guarantees that no text is lost whatever the tree looks like.
+type builder struct {
+	src       []byte // lines.text as bytes, for goldmark accessors; nil in plain-text mode
+	lines     lineIndex
+	firstLine int // 1-based source line of body line 0
+	blocks    []sdk.Block
+}
+
+// newBuilder returns a builder for text whose line 0 is line firstLine of the source.
+func newBuilder(text string, firstLine int) *builder {
+	return &builder{lines: newLineIndex(text), firstLine: firstLine, blocks: []sdk.Block{}}
+}
+
+func (b *builder) build(root ast.Node) {
+	var regions []region
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		start := nodeStart(n)
+		last := len(regions) - 1
+		if start < 0 {
+			if last >= 0 {
+				regions[last].merged = true
+			}
+			continue
+		}
+		line := b.lines.lineOf(start)
+		switch {
+		case last >= 0 && line <= regions[last].first:
+			regions[last].merged = true
+		case last >= 0 && isLinkDef(n) && isLinkDef(regions[last].node):
+			// A run of definitions is one block; one block per "[x]: url" line is noise.
+		default:
+			regions = append(regions, region{node: n, first: line})
+		}
+	}
+
+	end := b.lines.count()
+	if len(regions) == 0 {
+		b.add(sdk.KindParagraph, 0, b.lines.span(0, end), nil)
+		return
+	}
+	if regions[0].first > 0 {
+		b.add(sdk.KindParagraph, 0, b.lines.span(0, regions[0].first), nil)
+	}
+	for i, r := range regions {
+		to := end
+		if i+1 < len(regions) {
+			to = regions[i+1].first
+		}
+		b.region(r, to)
+	}
+}
+
+// nodeStart returns the byte offset where n's first line is, or -1 when goldmark did not
+// record one.
+func nodeStart(n ast.Node) int {
+	switch n.(type) {
+	case *ast.Paragraph:
+		// Link reference definitions that opened the paragraph were split off before it.
+		if n.Lines().Len() > 0 {
+			return n.Lines().At(0).Start
+		}
+	case *extast.Table:
+		// The table keeps the position of the paragraph it was carved from; its header row
+		// knows where the table starts.
+		if h := n.FirstChild(); h != nil {
+			return h.Pos()
+		}
+	}
+	return n.Pos()
+}
+
+func isLinkDef(n ast.Node) bool {
+	_, ok := n.(*ast.LinkReferenceDefinition)
+	return ok
+}
+
+// region emits the blocks of region r, which ends before line to.
+func (b *builder) region(r region, to int) {
+	src := b.lines.span(r.first, to)
+	if r.merged {
+		// A node goldmark placed out of order was folded in: keep the text, drop the claim
+		// about its structure except for the containers, whose text is the whole region anyway.
+		switch r.node.(type) {
+		case *ast.Heading, *ast.ThematicBreak:
+			b.add(sdk.KindParagraph, r.first, src, nil)
+			return
+		}
+	}
+	switch n := r.node.(type) {
+	case *ast.Heading:
+		b.heading(n, r.first, to)
+	case *ast.ThematicBreak:
+		b.add(sdk.KindParagraph, r.first+1, b.lines.span(r.first+1, to), nil)
+	case *ast.List:
+		b.list(n, r.first, to)
+	case *ast.FencedCodeBlock:
+		var attrs map[string]any
+		if lang := n.Language(b.src); len(lang) > 0 {
+			attrs = map[string]any{AttrLanguage: string(lang)}
+		}
+		b.add(sdk.KindCode, r.first, src, attrs)
+	case *ast.CodeBlock:
+		b.addRaw(sdk.KindCode, r.first, strings.TrimRight(src, " \t\n"), nil)
+	case *extast.Table:
+		b.add(sdk.KindTable, r.first, src, map[string]any{
+			AttrColumns: len(n.Alignments),
+			AttrRows:    n.ChildCount() - 1,
+		})
+	case *ast.Blockquote:
+		b.add(sdk.KindQuote, r.first, src, nil)
+	case *ast.HTMLBlock:
+		b.add(sdk.KindParagraph, r.first, src, map[string]any{AttrHTML: true})
+	case *ast.LinkReferenceDefinition:
+		b.add(sdk.KindParagraph, r.first, src, map[string]any{AttrLinkDefinitions: true})
+	default:
+		b.add(sdk.KindParagraph, r.first, src, nil)
+	}
+}
+
+// heading emits heading n, which starts at line first, and any text its region holds after
+// the heading's own lines.
+func (b *builder) heading(n *ast.Heading, first, to int) {
+	own := first + 1 // an ATX heading is one line
+	if lines := n.Lines(); lines.Len() > 0 {
+		start, stop := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+		if !isATX(b.lines.span(first, first+1)) {
+			own = b.lines.lineOf(max(stop-1, start)) + 2 // content lines, then the underline
+		}
+		if t := strings.TrimSpace(b.lines.text[start:stop]); t != "" {
+			b.addRaw(sdk.KindHeading, first, t, nil)
+			b.blocks[len(b.blocks)-1].Level = n.Level
+		}
+	}
+	if own < to {
+		b.add(sdk.KindParagraph, own, b.lines.span(own, to), nil)
+	}
+}
+
+// isATX reports whether line opens an ATX heading: up to three spaces, one to six "#", then
+// white space or the line's end. A setext heading's first line never does, or it would have
+// been an ATX heading itself.
+func isATX(line string) bool {
+	line = strings.TrimLeft(line, " ")
+	hashes := len(line) - len(strings.TrimLeft(line, "#"))
+	if hashes < 1 || hashes > 6 {
+		return false
+	}
+	return hashes == len(line) || line[hashes] == ' ' || line[hashes] == '\t' || line[hashes] == '\n'
+}
+
+// list emits one block per item of list n, which spans lines [first, to).
+func (b *builder) list(n *ast.List, first, to int) {
+	marker := string(n.Marker)
+	var starts []int
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		line := first
+		if len(starts) > 0 {
+			if item.Pos() < 0 {
+				continue
+			}
+			line = b.lines.lineOf(item.Pos())
+			if line <= starts[len(starts)-1] || line >= to {
+				continue
+			}
+		}
+		starts = append(starts, line)
+	}
+	if len(starts) == 0 {
+		starts = append(starts, first)
+	}
+	for i, from := range starts {
+		end := to
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		b.add(sdk.KindList, from, b.lines.span(from, end), map[string]any{
+			AttrOrdered: n.IsOrdered(),
+			AttrMarker:  marker,
+		})
+	}
+}
+
+// add drops the leading blank lines of text, dedents the rest and appends it as a block, unless
+// it is blank. text starts at body line line.
+func (b *builder) add(kind sdk.BlockKind, line int, text string, attrs map[string]any) {
+	for {
+		first, rest, ok := strings.Cut(text, "\n")
+		if !ok || !sdk.IsBlank(first) {
+			break
+		}
+		text = rest
+		line++
+	}
+	b.addRaw(kind, line, dedent(text), attrs)
+}
+
+func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, attrs map[string]any) {
+	if sdk.IsBlank(text) {
+		return
+	}
+	if attrs == nil {
+		attrs = make(map[string]any, 1)
+	}
+	attrs[AttrLine] = b.firstLine + line
+	b.blocks = append(b.blocks, sdk.Block{Kind: kind, Text: text, Attrs: attrs})
+}
