@@ -30,7 +30,8 @@ type InputError struct {
 	Document string
 	// Block is the index of the offending block, or -1.
 	Block int
-	// Offset is the byte offset in the block's text, or -1 when it does not apply.
+	// Offset is the byte offset in the block's text — or, when Block is -1, in the source the
+	// document was parsed from — or -1 when it does not apply.
 	Offset int
 	// Field names the offending field, such as "text" or "level".
 	Field string
