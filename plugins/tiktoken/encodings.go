@@ -2,7 +2,9 @@ package tiktoken
 
 // The pre-tokenizer patterns of OpenAI's encodings, as tiktoken defines them
 // (tiktoken_ext/openai_public.py). Every encoding splits text into pieces with its pattern and
-// then merges each piece's bytes by rank.
+// then merges each piece's bytes by rank. The Reference backend runs them on a regex engine;
+// the Fast backend's scanners (split.go) implement them by hand, and split_internal_test.go
+// holds the scanners to them.
 const (
 	patternR50k = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
 
