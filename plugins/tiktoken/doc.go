@@ -17,11 +17,11 @@
 // compiles into the binary, splits text into pieces with hand-written scanners that find
 // exactly what tiktoken's patterns find, and merges each piece with a heap, so time grows
 // linearly with input, long runs without a break ("a"×100000) included. Counting cl100k_base
-// on 4 MB of English documentation on 2 cores, it did 41 MB/s, the Reference backend 4.7 MB/s
-// and OpenAI's tiktoken (npm, WASM) 4.2 MB/s (BenchmarkCount, tools/tiktoken-golden/bench.mjs),
-// all three with the same 1,030,873 tokens. It does not call tokenizer's own Count or Encode: their generated matcher
-// drops U+007F and splits white-space runs holding several newlines differently from tiktoken
-// (see backend_fast.go).
+// on 4 MB of English documentation on 2 cores, it did 41 MB/s, the Reference backend 4.7
+// MB/s and OpenAI's tiktoken (npm, WASM) 4.2 MB/s (BenchmarkCount and
+// tools/tiktoken-golden/bench.mjs), all three finding the same 1,030,873 tokens. It does not
+// call tokenizer's own Count or Encode: their generated matcher drops U+007F and splits
+// white-space runs holding several newlines differently from tiktoken (see backend_fast.go).
 //
 // The Reference backend is github.com/pkoukk/tiktoken-go, a line-by-line port of tiktoken,
 // with the vocabularies of github.com/pkoukk/tiktoken-go-loader compiled in. It is here to
@@ -35,7 +35,7 @@
 // Neither backend touches the network or the file system at run time. tiktoken-go's default
 // loader downloads vocabularies and caches them under $TIKTOKEN_CACHE_DIR,
 // $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache; this package installs the offline loader
-// (tiktoken.SetBpeLoader, once, before tiktoken-go's first use through this package), which
+// (tiktoken-go's SetBpeLoader, once, before tiktoken-go's first use through this package), which
 // reads only the embedded files, so those variables are never consulted. A program that also
 // uses tiktoken-go directly and installs another loader changes what this package loads for
 // encodings not loaded yet.
@@ -56,8 +56,8 @@
 //
 // Text that is not valid UTF-8 is counted as tiktoken counts the string that a UTF-8 decoder
 // with replacement makes of it (Python's bytes.decode(errors="replace"), the WHATWG
-// TextDecoder): each maximal invalid subsequence becomes one U+FFFD, which takes 1 to 3
-// tokens depending on the encoding. Boundaries still refer to the bytes given: a token ending
+// TextDecoder): each maximal invalid subsequence becomes one U+FFFD, counted like any other
+// character. Boundaries still refer to the bytes given: a token ending
 // inside such a U+FFFD ends after the invalid bytes it stands for, and every boundary is on a
 // cut point, a byte that is not a UTF-8 continuation byte, as sdk.CheckBoundaries requires;
 // so an invalid byte counts as a rune of its own, except that stray continuation bytes stay

@@ -193,12 +193,12 @@ func splitR50k(text string, at int) int {
 	}
 	// ` ?X+`: with the space if what follows it is X, else without it, where the space,
 	// not being X itself, fails.
-	for _, class := range [...]uint8{classL, classN} {
-		if c&class != 0 {
-			return skip(text, from, class)
+	for _, want := range [...]uint8{classL, classN} {
+		if c&want != 0 && from > at {
+			return skip(text, from, want)
 		}
-		if c0&class != 0 {
-			return skip(text, at, class)
+		if c0&want != 0 {
+			return skip(text, at, want)
 		}
 	}
 	if isOther(c) && from > at {
