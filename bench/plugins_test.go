@@ -6,7 +6,7 @@ package bench_test
 //
 //	../shared/tools/build-corpus.sh /tmp/corpus
 //	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench . -count 10 ./bench | tee plugins.txt
-//	go run golang.org/x/perf/cmd/benchstat -col /path plugins.txt
+//	go tool benchstat -col /path plugins.txt
 //
 // CHUNKKIT_CORPUS names a corpus built by build-corpus.sh: BenchmarkCount takes its English
 // files in manifest order up to ~4 MB (the selection of plugins/tiktoken's BenchmarkCount and

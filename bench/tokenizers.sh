@@ -28,7 +28,7 @@ go test -run '^$' -bench . -benchmem -count "$COUNT" ./bench > "$OUT/plugins.txt
 echo "== Go: pathological inputs per backend" >&2
 go test -run '^$' -bench 'Pathological/.*/input=(a×80000|endoftext)' -count "$COUNT" ./plugins/tiktoken > "$OUT/pathological.txt"
 
-BENCHSTAT="go run golang.org/x/perf/cmd/benchstat"
+BENCHSTAT="go tool benchstat"
 {
 	echo "## Counting ~4 MB of English, cl100k_base (Go in-process and plugin, npm tiktoken)"
 	cat "$OUT/plugins.txt" "$OUT/npm.txt" | $BENCHSTAT -filter '.name:Count' -col /backend,/path -

@@ -62,8 +62,10 @@ func (w Words) Boundaries(ctx context.Context, texts []string) ([][]int, error) 
 	return out, nil
 }
 
-// Runes is an in-process TokenCounter where every rune is a token, white space included; an
-// invalid byte counts as one rune. The zero value is ready to use and safe for concurrent use.
+// Runes is an in-process TokenCounter where every rune is a token, white space included. In
+// text that is not valid UTF-8 a byte that cannot start a rune stays with the token before
+// it (a stray byte at the start is a token of its own), so boundaries always fall where
+// sdk.CheckBoundaries expects them. The zero value is ready to use and safe for concurrent use.
 type Runes struct{}
 
 // Name returns "runes".
@@ -76,7 +78,13 @@ func (Runes) Count(ctx context.Context, texts []string) ([]int, error) {
 	}
 	counts := make([]int, len(texts))
 	for i, t := range texts {
-		counts[i] = utf8.RuneCountInString(t)
+		if utf8.ValidString(t) {
+			counts[i] = utf8.RuneCountInString(t)
+			continue
+		}
+		for range runeEnds(t) {
+			counts[i]++
+		}
 	}
 	return counts, nil
 }
@@ -89,12 +97,27 @@ func (Runes) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	out := make([][]int, len(texts))
 	for i, t := range texts {
 		ends := make([]int, 0, len(t))
-		for j := 0; j < len(t); {
-			_, size := utf8.DecodeRuneInString(t[j:])
-			j += size
-			ends = append(ends, j)
+		for e := range runeEnds(t) {
+			ends = append(ends, e)
 		}
 		out[i] = ends
 	}
 	return out, nil
+}
+
+// runeEnds yields the end offset of each rune of t, where a byte that cannot start a rune
+// extends the rune before it.
+func runeEnds(t string) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for j := 0; j < len(t); {
+			_, size := utf8.DecodeRuneInString(t[j:])
+			j += size
+			for j < len(t) && !utf8.RuneStart(t[j]) {
+				j++
+			}
+			if !yield(j) {
+				return
+			}
+		}
+	}
 }

@@ -33,6 +33,8 @@ func TestWordsAndRunes(t *testing.T) {
 		{"leading space belongs to the first word", "  x", []int{3}, []int{1, 2, 3}, 1, 3},
 		{"a multi-byte rune is one rune", "é😀", []int{6}, []int{2, 6}, 1, 2},
 		{"special-token text is ordinary text", "<|endoftext|>", []int{13}, nil, 1, 13},
+		{"stray continuation bytes stay with the rune before", "a\x80\x80b", []int{4}, []int{3, 4}, 1, 2},
+		{"a stray byte at the start is a rune of its own", "\x80é", []int{3}, []int{1, 3}, 1, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -44,6 +46,9 @@ func TestWordsAndRunes(t *testing.T) {
 				rb, _ := sdk.Runes{}.Boundaries(ctx, []string{tc.text})
 				if diff := cmp.Diff(tc.runes, rb[0]); diff != "" {
 					t.Errorf("Runes boundaries (-want +got):\n%s", diff)
+				}
+				if err := sdk.CheckBoundaries([]string{tc.text}, rb); err != nil {
+					t.Error(err)
 				}
 			}
 			wc, _ := sdk.Words{}.Count(ctx, []string{tc.text})
