@@ -6,10 +6,9 @@ package tiktoken_test
 //	../shared/tools/build-corpus.sh /tmp/corpus
 //	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench 'Count$' -count 6 ./plugins/tiktoken | tee go.txt
 //	node tools/tiktoken-golden/bench.mjs /tmp/corpus | tee npm.txt   # OpenAI's tiktoken, same text
-//	cat go.txt npm.txt > all.txt && benchstat -col /backend all.txt
+//	cat go.txt npm.txt > all.txt && go tool benchstat -col /backend all.txt
 //
-// (benchstat is golang.org/x/perf/cmd/benchstat; go.sum lacks its dependencies, so run it
-// from outside the module: cd /tmp && go run golang.org/x/perf/cmd/benchstat@latest ...)
+// (benchstat is golang.org/x/perf/cmd/benchstat, pinned in go.mod as a tool.)
 //
 // CHUNKKIT_CORPUS is a corpus directory (the English files of its MANIFEST.tsv, in order, up
 // to about 4 MB; bench.mjs picks the same ones) or a single text file.
