@@ -75,11 +75,17 @@ type node struct {
 	rank       uint32
 }
 
-// candidate is a pair in the heap: the part at offset and the rank its merge had when pushed.
-type candidate struct {
-	rank   uint32
-	offset int32
+// candidate is a pair in the heap: the rank its merge had when pushed in the high 32 bits and
+// the offset of its part in the low 32, so that one integer comparison orders candidates by
+// rank and then leftmost first, as tiktoken merges.
+type candidate uint64
+
+func newCandidate(rank uint32, offset int32) candidate {
+	return candidate(uint64(rank)<<32 | uint64(uint32(offset)))
 }
+
+func (c candidate) rank() uint32  { return uint32(c >> 32) }
+func (c candidate) offset() int32 { return int32(uint32(c)) }
 
 func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 	n := int32(len(piece))
@@ -99,14 +105,14 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 	for i := int32(0); i+2 <= n; i++ {
 		if r := pairRank(i); r != noRank {
 			nodes[i].rank = r
-			h = append(h, candidate{r, i})
+			h = append(h, newCandidate(r, i))
 		}
 	}
 	h.init()
 	for len(h) > 0 {
 		top := h.pop()
-		i := top.offset
-		if nodes[i].rank != top.rank {
+		i := top.offset()
+		if nodes[i].rank != top.rank() {
 			continue // stale: the pair changed since it was pushed
 		}
 		j := nodes[i].next
@@ -122,7 +128,7 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 			}
 			nodes[b].rank = pairRank(b)
 			if nodes[b].rank != noRank {
-				h.push(candidate{nodes[b].rank, b})
+				h.push(newCandidate(nodes[b].rank, b))
 			}
 		}
 	}
@@ -132,16 +138,9 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 	return dst
 }
 
-// pairHeap is a binary min-heap of candidates by rank, then offset, so that among equal ranks
-// the leftmost pair merges first, as in tiktoken.
+// pairHeap is a binary min-heap of candidates; the packed candidate orders by rank, then
+// leftmost first, as tiktoken merges.
 type pairHeap []candidate
-
-func (h pairHeap) less(a, b int) bool {
-	if h[a].rank != h[b].rank {
-		return h[a].rank < h[b].rank
-	}
-	return h[a].offset < h[b].offset
-}
 
 func (h pairHeap) init() {
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -167,7 +166,7 @@ func (h *pairHeap) pop() candidate {
 func (h pairHeap) up(i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !h.less(i, parent) {
+		if h[i] >= h[parent] {
 			return
 		}
 		h[i], h[parent] = h[parent], h[i]
@@ -181,10 +180,10 @@ func (h pairHeap) down(i int) {
 		if child >= len(h) {
 			return
 		}
-		if right := child + 1; right < len(h) && h.less(right, child) {
+		if right := child + 1; right < len(h) && h[right] < h[child] {
 			child = right
 		}
-		if !h.less(child, i) {
+		if h[child] >= h[i] {
 			return
 		}
 		h[i], h[child] = h[child], h[i]
