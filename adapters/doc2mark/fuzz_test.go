@@ -1,0 +1,154 @@
+package doc2mark_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/adapters/doc2mark"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// FuzzParseAndChunk feeds ParseContent arbitrary bytes and ChunkContent (character mode) what
+// it parses, under a config made of the fuzzed numbers. Nothing may panic. Bad input must give
+// sdk.ErrInvalidInput. Good input must marshal back to the same items, map to a valid
+// document with one block per item, and chunk so that every rendered item other than a
+// footnote appears whole in some chunk, every footnote's text appears in some chunk, and
+// chunk indexes run 0..n-1.
+func FuzzParseAndChunk(f *testing.F) {
+	for _, tc := range parseCases {
+		f.Add([]byte(tc.src), 50, 10, 2, true)
+	}
+	for _, tc := range parseErrorCases {
+		f.Add([]byte(tc.src), 50, 10, 2, false)
+	}
+	for _, tc := range readCases(f, filepath.Join("testdata", "cases.json")) {
+		f.Add([]byte(tc.Input), 12, 4, 2, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, maxSize, overlap, split int, keep bool) {
+		c, err := doc2mark.ParseContent(data)
+		if err != nil {
+			if !errors.Is(err, sdk.ErrInvalidInput) {
+				t.Fatalf("error %v does not match sdk.ErrInvalidInput", err)
+			}
+			var ie *sdk.InputError
+			if !errors.As(err, &ie) || ie.Offset < 0 || ie.Offset > len(data) {
+				t.Fatalf("error %v does not give an offset within the input", err)
+			}
+			return
+		}
+		if !utf8.Valid(data) {
+			t.Fatalf("invalid UTF-8 was accepted")
+		}
+		again, err := json.Marshal(c.Items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := doc2mark.ParseItems(again)
+		if err != nil {
+			t.Fatalf("ParseItems of the marshalled items: %v\n%s", err, again)
+		}
+		if diff := cmp.Diff(c.Items, back, rawAsValue); diff != "" {
+			t.Fatalf("marshal round trip (-want +got):\n%s", diff)
+		}
+		doc := doc2mark.ToDocument(c, doc2mark.Options{ID: "fuzz"})
+		if err := doc.Validate(); err != nil {
+			t.Fatalf("invalid document: %v", err)
+		}
+		if len(doc.Blocks) != len(c.Items) {
+			t.Fatalf("%d blocks for %d items", len(doc.Blocks), len(c.Items))
+		}
+		cfg := doc2mark.DefaultConfig()
+		cfg.MaxChunkSize, cfg.Overlap, cfg.SplitOnHeadingLevel, cfg.KeepTablesWhole = maxSize%2000, overlap%300, split%4, keep
+		chunks, err := doc2mark.ChunkContent(context.Background(), c.Items, &cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkChunks(t, c.Items, chunks)
+	})
+}
+
+// checkChunks asserts the character-mode invariants of ChunkContent's output.
+func checkChunks(t *testing.T, items []doc2mark.Item, chunks []doc2mark.Chunk) {
+	t.Helper()
+	for i, ch := range chunks {
+		if ch.ChunkIndex != i {
+			t.Fatalf("chunk %d has index %d", i, ch.ChunkIndex)
+		}
+	}
+	inSome := func(s string) bool {
+		for _, ch := range chunks {
+			if strings.Contains(ch.Content, s) {
+				return true
+			}
+		}
+		return false
+	}
+	body := false
+	for _, it := range items {
+		if it.Type != doc2mark.TypeFootnote && rendered(it) != "" {
+			body = true
+			if !inSome(rendered(it)) {
+				t.Fatalf("item %q (%s) is in no chunk", it.Content, it.Type)
+			}
+		}
+	}
+	for i, it := range items {
+		if it.Type == doc2mark.TypeFootnote && body && !inSome(it.Content) && !replaced(items, i) {
+			t.Fatalf("footnote %q is in no chunk", it.Content)
+		}
+	}
+}
+
+// rendered is what doc2mark makes of an item, written out again here from its rules.
+func rendered(it doc2mark.Item) string {
+	switch it.Type {
+	case doc2mark.TypeTitle:
+		return "# " + it.Content
+	case doc2mark.TypeSection:
+		return "## " + it.Content
+	case doc2mark.TypeCaption:
+		return "*" + it.Content + "*"
+	case doc2mark.TypeImage:
+		return "![Image](data:image/png;base64," + it.Content + ")"
+	case doc2mark.TypeImageDescription:
+		// ToDocument gives an image description the text doc2mark renders for it.
+		return doc2mark.ToDocument(&doc2mark.Content{Items: []doc2mark.Item{it}}, doc2mark.Options{}).Blocks[0].Text
+	case doc2mark.TypeHeader, doc2mark.TypeFooter:
+		return ""
+	}
+	return it.Content
+}
+
+// definition is doc2mark's footnote pattern; with RE2 semantics it matches exactly the
+// strings Python's backtracking matcher does, \s and \w aside (\w is widened to Unicode here;
+// the white space class cannot change whether `\s*(.+)` matches).
+var definition = regexp.MustCompile(`^\[\^([\p{L}\p{N}_]+)\]:\s*(.+)`)
+
+// footnoteKey is doc2mark's key for a footnote's content.
+func footnoteKey(s string) string {
+	if m := definition.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	r := []rune(s)
+	return string(r[:min(20, len(r))])
+}
+
+// replaced reports whether a later footnote has the same key as items[i] and another text,
+// so that items[i]'s text may rightly be gone: doc2mark keeps a key's last definition.
+func replaced(items []doc2mark.Item, i int) bool {
+	key := footnoteKey(items[i].Content)
+	for _, o := range items[i+1:] {
+		if o.Type == doc2mark.TypeFootnote && o.Content != items[i].Content && footnoteKey(o.Content) == key {
+			return true
+		}
+	}
+	return false
+}

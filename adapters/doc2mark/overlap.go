@@ -1,0 +1,140 @@
+package doc2mark
+
+import (
+	"context"
+	"strings"
+)
+
+// addOverlap is doc2mark's _apply_overlap: before each chunk but the first it puts the tail of
+// the previous chunk's content — as already extended by its own overlap — and "\n\n". The tail
+// is the whole previous content when that measures at most overlap; otherwise its last overlap
+// code points or tokens, cut after their first space.
+func addOverlap(ctx context.Context, chunks []Chunk, overlap int, m measurer) error {
+	if m.tokens {
+		return addTokenOverlap(ctx, chunks, overlap, m)
+	}
+	for i := 1; i < len(chunks); i++ {
+		chunks[i].Content = charTail(chunks[i-1].Content, overlap) + sep + chunks[i].Content
+	}
+	return nil
+}
+
+// charTail is the overlap tail of prev in code points.
+func charTail(prev string, overlap int) string {
+	start, longer := pyTailStart(prev, overlap)
+	if !longer {
+		return prev
+	}
+	return cutAfterSpace(prev[start:])
+}
+
+// cutAfterSpace drops everything up to and including the first " ", when there is one.
+func cutAfterSpace(s string) string {
+	if j := strings.IndexByte(s, ' '); j >= 0 {
+		return s[j+1:]
+	}
+	return s
+}
+
+// ends is what the token overlap needs of a text's tokens: their number, and the end offsets
+// of the last overlap+1 of them (all of them when there are fewer).
+type ends struct {
+	n    int
+	last []int
+}
+
+func keepEnds(bounds []int, overlap int) ends {
+	return ends{n: len(bounds), last: bounds[max(0, len(bounds)-overlap-1):]}
+}
+
+// tokenTail is the overlap tail of prev in tokens, given prev's ends, and its offset in prev.
+// Boundaries fall on character boundaries, so a tail whose first token starts inside a
+// character starts at the next whole one.
+func tokenTail(prev string, e ends, overlap int) (string, int) {
+	if e.n <= overlap {
+		return prev, 0
+	}
+	start := e.last[0]
+	if j := strings.IndexByte(prev[start:], ' '); j >= 0 {
+		start += j + 1
+	}
+	return prev[start:], start
+}
+
+// compose returns the content doc2mark gives a chunk whose packed content is packed and
+// whose predecessor's final content is prev, the tail it used, and the ends of the new content
+// estimated as the tail's tokens, one token for "\n\n" and packed's tokens. The estimate is
+// exact unless the tokenizer merges tokens across the seams.
+func compose(prev string, prevEnds ends, packed string, packedEnds ends, overlap int) (string, string, ends) {
+	tail, start := tokenTail(prev, prevEnds, overlap)
+	content := tail + sep + packed
+	var tailEnds []int
+	for _, b := range prevEnds.last {
+		if b > start {
+			tailEnds = append(tailEnds, b-start)
+		}
+	}
+	off := len(tail) + len(sep)
+	all := make([]int, 0, len(tailEnds)+1+len(packedEnds.last))
+	all = append(all, tailEnds...)
+	all = append(all, off)
+	for _, b := range packedEnds.last {
+		all = append(all, off+b)
+	}
+	n := len(tailEnds) + 1 + packedEnds.n
+	return content, tail, ends{n: n, last: all[max(0, len(all)-overlap-1):]}
+}
+
+// addTokenOverlap applies the overlap in tokens. Each tail depends on the previous chunk's
+// final content, so doc2mark measures them one after another; here one Boundaries call over
+// the packed chunks lets every final content be predicted, and one call over the predictions
+// confirms them. At the first tail the prediction got wrong, the contents from there on are
+// rebuilt with the true tail and confirmed by one more call.
+func addTokenOverlap(ctx context.Context, chunks []Chunk, overlap int, m measurer) error {
+	n := len(chunks)
+	packed := make([]string, n)
+	for i := range chunks {
+		packed[i] = chunks[i].Content
+	}
+	pb, err := m.boundaries(ctx, packed[:n-1])
+	if err != nil {
+		return err
+	}
+	pe := make([]ends, n) // pe[n-1] stays zero: the last chunk is nobody's predecessor
+	for i, b := range pb {
+		pe[i] = keepEnds(b, overlap)
+	}
+	final := make([]string, n)
+	fe := make([]ends, n)
+	used := make([]string, n) // used[i] is the tail final[i] was built with
+	final[0], fe[0] = packed[0], pe[0]
+	// Invariant at the top of the loop: final[k] and fe[k] are exact.
+	for k := 0; k < n-1; {
+		for i := k + 1; i < n; i++ {
+			final[i], used[i], fe[i] = compose(final[i-1], fe[i-1], packed[i], pe[i], overlap)
+		}
+		k++ // final[k] was built from exact ends, so it is exact
+		if k == n-1 {
+			break
+		}
+		eb, err := m.boundaries(ctx, final[k:n-1])
+		if err != nil {
+			return err
+		}
+		confirmed := true
+		for j := k; j < n-1; j++ {
+			fe[j] = keepEnds(eb[j-k], overlap)
+			if tail, _ := tokenTail(final[j], fe[j], overlap); tail != used[j+1] {
+				k, confirmed = j, false
+				break
+			}
+		}
+		if confirmed {
+			break
+		}
+	}
+	for i := range chunks {
+		chunks[i].Content = final[i]
+	}
+	return nil
+}
