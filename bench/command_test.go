@@ -1,0 +1,53 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+func TestCommand(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"--quick", "--out", out, "--strategy", "heading", "--tokenizer", "words", "--max-tokens", "64,128", "--overlap", "0", "--count", "1", "corpus"}
+	if err := Command(context.Background(), args, &stdout, &stderr, nil); err != nil {
+		t.Fatalf("Command: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"heading", "words", "64", "128", filepath.Join(out, BenchFile)} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want error
+	}{
+		{"a budget that is not a number is a configuration error", []string{"--max-tokens", "big", "corpus"}, sdk.ErrInvalidConfig},
+		{"an overlap that is not a number is a configuration error", []string{"--overlap", "x", "corpus"}, sdk.ErrInvalidConfig},
+		{"no corpus is a configuration error", nil, sdk.ErrInvalidConfig},
+		{"an unknown flag is a configuration error", []string{"--fast", "corpus"}, sdk.ErrInvalidConfig},
+		{"-h asks for help", []string{"-h"}, flag.ErrHelp},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stderr bytes.Buffer
+			err := Command(context.Background(), tt.args, &bytes.Buffer{}, &stderr, nil)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("Command(%q) = %v, want %v", tt.args, err, tt.want)
+			}
+		})
+	}
+}
