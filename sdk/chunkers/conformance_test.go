@@ -31,6 +31,12 @@ func TestConformance(t *testing.T) {
 						return &chunkers.HeadingAware{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
 					}, counter)
 				})
+				t.Run("sections at "+cfg, func(t *testing.T) {
+					t.Parallel()
+					conformance.Chunker(t, func() sdk.Chunker {
+						return &chunkers.Sections{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
+					}, counter)
+				})
 				t.Run("fixed-tokens at "+cfg, func(t *testing.T) {
 					t.Parallel()
 					conformance.Chunker(t, func() sdk.Chunker {

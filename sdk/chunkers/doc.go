@@ -4,6 +4,8 @@
 //   - HeadingAware: a heading tree with body chunks packed under their heading within an
 //     exact token budget, with token overlap, sentence- and token-level splitting of oversized
 //     blocks, and tables and code kept whole when they fit.
+//   - Sections: doc2mark's model — one chunk per section down to a heading level, the heading
+//     as its first line — within the same exact budget, with footnotes as linked chunks.
 //   - FixedTokens: fixed windows of N tokens with overlap, ignoring structure; the baseline.
 //
 // Every chunker here measures with an sdk.TokenCounter and makes O(1) calls to it per document

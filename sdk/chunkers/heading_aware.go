@@ -285,18 +285,29 @@ type packer struct {
 	l         *layout
 	maxTokens int
 	overlap   int
-	out       []*draft
-	heading   *draft // the section's heading, nil before the first
-	cur       *draft
-	curTok    int // prefix tokens of cur
-	prev      *draft
+	// ownOverlap takes overlap only from the previous chunk's own text, never from the
+	// overlap that chunk repeats, so overlap never cascades over short chunks.
+	ownOverlap bool
+	out        []*draft
+	parent     *draft   // the parent of the section's body drafts, nil for none
+	path       []string // the section path of the section's body drafts
+	cur        *draft
+	curTok     int // prefix tokens of cur
+	prev       *draft
 }
 
 // section starts the section under heading h, which it emits first.
 func (p *packer) section(h *draft) {
 	p.flush()
 	p.out = append(p.out, h)
-	p.heading, p.prev = h, nil
+	p.open(h, h.path)
+}
+
+// open closes the chunk being packed and starts a section whose body drafts have parent and
+// path; no overlap reaches back into the section before.
+func (p *packer) open(parent *draft, path []string) {
+	p.flush()
+	p.parent, p.path, p.prev = parent, path, nil
 }
 
 func (p *packer) add(u unit) {
@@ -305,16 +316,20 @@ func (p *packer) add(u unit) {
 		return
 	}
 	p.flush()
-	d := &draft{kind: sdk.ChunkBody, start: u.start, body: u.start, end: u.end, parent: p.heading,
-		path: pathOf(p.heading), overBudget: u.overBudget}
+	d := &draft{kind: sdk.ChunkBody, start: u.start, body: u.start, end: u.end, parent: p.parent,
+		path: slices.Clone(p.path), overBudget: u.overBudget}
 	p.curTok = 0
 	switch {
 	case u.header != "":
 		d.prefix, p.curTok = u.header, u.headerTok
 	case p.prev != nil && p.overlap > 0 && !u.overBudget:
 		// Take as many of the previous chunk's last tokens as fit, up to the overlap.
+		floor := p.prev.start
+		if p.ownOverlap {
+			floor = p.prev.body
+		}
 		for k := p.overlap; k > 0; {
-			s := p.l.tailStart(p.prev.end, k, p.prev.start)
+			s := p.l.tailStart(p.prev.end, k, floor)
 			excess := p.l.tokens(s, u.end) - p.maxTokens
 			if excess <= 0 {
 				d.start, d.overlapEnd = s, p.prev.end

@@ -1,0 +1,266 @@
+package chunkers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// DefaultSplitLevel is the deepest heading level that starts a section in Sections.
+const DefaultSplitLevel = 2
+
+// NoSplit, as SplitLevel, makes the whole document one untitled section (the zero value means
+// the default).
+const NoSplit = -1
+
+// Footnote keys. They belong in package sdk beside the other Meta keys; they live here until
+// they move there.
+const (
+	// AttrFootnoteLabel is the Block.Attrs key an adapter sets on a footnote block to its
+	// label, such as "1" for "[^1]: ...". Sections reads it, and falls back to the label the
+	// text starts with ("[^label]:").
+	AttrFootnoteLabel = "footnote_label"
+	// MetaFootnoteLabel holds, on a chunk of a footnote block, the footnote's label.
+	MetaFootnoteLabel = "footnote_label"
+	// MetaFootnotes holds, on the first chunk that references a footnote ("[^label]" not
+	// followed by ":"), the IDs of the chunks that hold the footnote's text, in order.
+	MetaFootnotes = "footnotes"
+)
+
+// Sections chunks a document the way doc2mark's chunk_content does — a section per heading
+// down to SplitLevel, packed whole when it fits — without doc2mark's defects: a hard token
+// budget, overlap in tokens that never crosses a section or cascades, a correct section
+// hierarchy, exact offsets, and footnotes that are never lost or pushed over budget.
+//
+// A section starts at each non-blank heading whose level is at most SplitLevel and runs to the
+// next; text before the first such heading is an untitled section. A section's SectionPath is
+// the titles of the open section headings of lower level above it, then its own (an h3 nests
+// under the h2 before it when SplitLevel is 3 or more; the untitled section is no one's
+// ancestor). Headings deeper than SplitLevel are body text. Every chunk is a body chunk: the
+// section heading's text is the first line of the section's first chunk. A section that fits
+// MaxTokens is one chunk; a larger one is packed block by block into chunks within the budget,
+// and blocks that do not fit alone are split as HeadingAware splits them (sentences, then token
+// windows; tables and code at lines with their header repeated in Metadata[sdk.MetaPrefix];
+// KeepTablesWhole keeps an oversized table whole and marks it Metadata[sdk.MetaOverBudget]).
+// The next chunk of a section starts with up to OverlapTokens tokens of the previous chunk's
+// own text, never of the overlap that chunk repeats.
+//
+// Footnote blocks (sdk.KindFootnote) are not packed with other text: each becomes chunks of its
+// own, in document order, so that Content is still Metadata[sdk.MetaPrefix] + canonical[Start:End]
+// and every chunk keeps the budget. Its label is Attrs[AttrFootnoteLabel] or the "[^label]:"
+// its text starts with. The first chunk whose content references the label ("[^label]" not
+// followed by ":") lists the footnote's chunk IDs in Metadata[MetaFootnotes]; the footnote's
+// chunks take that chunk's SectionPath, carry Metadata[MetaFootnoteLabel], and have it as
+// ParentID when it comes before them. No other chunk has a ParentID. No overlap reaches across
+// a footnote block.
+//
+// Counter is required; the zero values of the other fields mean the documented defaults.
+// Counter calls and verification are as for HeadingAware: one Boundaries and one Count call per
+// document, and a further Count only for a chunk whose verified count exceeds its estimate. It
+// is safe for concurrent use if its Counter and Sentences are.
+type Sections struct {
+	// Counter measures tokens. Required.
+	Counter sdk.TokenCounter
+	// Sentences splits oversized blocks; nil means the in-process sentence.Splitter.
+	Sentences sdk.SentenceSplitter
+	// MaxTokens is the budget of a chunk, overlap and prefix included; 0 means 512.
+	MaxTokens int
+	// OverlapTokens is the overlap between consecutive chunks of a section; 0 means 64 (at
+	// most a quarter of MaxTokens) and NoOverlap means none. It must be less than MaxTokens.
+	OverlapTokens int
+	// SplitLevel is the deepest heading level that starts a section; 0 means 2 and NoSplit
+	// (or any negative value) means no heading does.
+	SplitLevel int
+	// KeepTablesWhole keeps a table over budget in one chunk, which then carries
+	// Metadata[sdk.MetaOverBudget] = true, instead of splitting it at rows.
+	KeepTablesWhole bool
+}
+
+// Budget returns the effective MaxTokens and OverlapTokens.
+func (s *Sections) Budget() (maxTokens, overlapTokens int) {
+	return budget(s.MaxTokens, s.OverlapTokens)
+}
+
+// level returns the effective SplitLevel: 0 when no heading starts a section.
+func (s *Sections) level() int {
+	switch {
+	case s.SplitLevel == 0:
+		return DefaultSplitLevel
+	case s.SplitLevel < 0:
+		return 0
+	}
+	return s.SplitLevel
+}
+
+// Chunk implements sdk.Chunker.
+func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
+	const name = "sections chunker"
+	maxTokens, overlap := s.Budget()
+	if err := checkBudget(name, maxTokens, overlap); err != nil {
+		return nil, err
+	}
+	l, err := newLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	sp := splitter{l: l, maxTokens: maxTokens, overlap: overlap, keepTables: s.KeepTablesWhole, sentences: s.Sentences}
+	units, err := sp.units(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+	}
+	p := packer{l: l, maxTokens: maxTokens, overlap: overlap, ownOverlap: true}
+	split := s.level()
+	type open struct {
+		level int
+		title string
+	}
+	var stack []open
+	for i, b := range doc.Blocks {
+		if len(units[i]) == 0 {
+			continue // blank: no text to pack, no section to start
+		}
+		switch {
+		case b.Kind == sdk.KindHeading && b.Level <= split:
+			for len(stack) > 0 && stack[len(stack)-1].level >= b.Level {
+				stack = stack[:len(stack)-1]
+			}
+			a, e := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+			stack = append(stack, open{b.Level, l.canon.Text[a:e]})
+			path := make([]string, len(stack))
+			for k, o := range stack {
+				path[k] = o.title
+			}
+			p.open(nil, path)
+		case b.Kind == sdk.KindFootnote:
+			p.open(nil, p.path)
+			for _, u := range units[i] {
+				p.add(u)
+			}
+			p.open(nil, p.path)
+			continue
+		}
+		for _, u := range units[i] {
+			p.add(u)
+		}
+	}
+	p.flush()
+	drafts, err := verify(ctx, name, s.Counter, l, p.out, maxTokens)
+	if err != nil {
+		return nil, err
+	}
+	notes := linkFootnotes(l, drafts)
+	chunks := finish(l, drafts, req)
+	for k, n := range notes {
+		if n.label != "" {
+			chunks[k].Metadata[MetaFootnoteLabel] = n.label
+		}
+		if len(n.notes) > 0 {
+			ids := make([]string, len(n.notes))
+			for j, f := range n.notes {
+				ids[j] = chunks[f].ID
+			}
+			chunks[k].Metadata[MetaFootnotes] = ids
+		}
+	}
+	return chunks, nil
+}
+
+// footnoteLinks says, for one draft, the label of the footnote it holds ("" for none) and the
+// positions of the footnote drafts it is the first to reference.
+type footnoteLinks struct {
+	label string
+	notes []int
+}
+
+// linkFootnotes finds the footnote drafts — those whose range lies in a footnote block — and
+// the first draft that references each one's label. It sets each referenced footnote draft's
+// path to the referencing draft's, and its parent to it when it comes first. It returns nil
+// when the document has no labelled footnote.
+func linkFootnotes(l *layout, drafts []*draft) []footnoteLinks {
+	labels := make([]string, len(l.doc.Blocks)) // per block, the label of a footnote block
+	wanted := map[string]bool{}
+	for i, b := range l.doc.Blocks {
+		if b.Kind == sdk.KindFootnote {
+			if labels[i] = footnoteLabel(b); labels[i] != "" {
+				wanted[labels[i]] = true
+			}
+		}
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	links := make([]footnoteLinks, len(drafts))
+	for k, d := range drafts {
+		if i := l.blockAt(d.start); labels[i] != "" && d.end <= l.blockEnd(i) {
+			links[k].label = labels[i]
+		}
+	}
+	first := map[string]int{} // label → the first draft that references it
+	for k, d := range drafts {
+		if len(first) == len(wanted) {
+			break
+		}
+		eachReference(d.content(l.canon.Text), func(label string) {
+			if _, seen := first[label]; !seen && wanted[label] && label != links[k].label {
+				first[label] = k
+			}
+		})
+	}
+	for k, d := range drafts {
+		r, ok := first[links[k].label]
+		if links[k].label == "" || !ok {
+			continue
+		}
+		d.path = slices.Clone(drafts[r].path)
+		if r < k {
+			d.parent = drafts[r]
+		}
+		links[r].notes = append(links[r].notes, k)
+	}
+	return links
+}
+
+// footnoteLabel returns a footnote block's label: Attrs[AttrFootnoteLabel] when it is a
+// non-empty string, else the label of the "[^label]:" the text starts with, else "".
+func footnoteLabel(b sdk.Block) string {
+	if s, ok := b.Attrs[AttrFootnoteLabel].(string); ok && strings.TrimSpace(s) != "" {
+		return strings.TrimSpace(s)
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(b.Text), "[^")
+	if !ok {
+		return ""
+	}
+	label, after, ok := strings.Cut(rest, "]")
+	if !ok || !strings.HasPrefix(after, ":") || !validLabel(label) {
+		return ""
+	}
+	return label
+}
+
+// eachReference calls f with the label of every footnote reference "[^label]" in s that is
+// not a definition (followed by ":").
+func eachReference(s string, f func(label string)) {
+	for {
+		i := strings.Index(s, "[^")
+		if i < 0 {
+			return
+		}
+		s = s[i+2:]
+		j := strings.IndexByte(s, ']')
+		if j < 0 {
+			return
+		}
+		if label := s[:j]; validLabel(label) && !strings.HasPrefix(s[j+1:], ":") {
+			f(label)
+		}
+	}
+}
+
+// validLabel reports whether label can be a footnote label: not empty, without white space
+// or brackets.
+func validLabel(label string) bool {
+	return label != "" && !strings.ContainsAny(label, " \t\r\n[]^")
+}

@@ -1,0 +1,63 @@
+package chunkers_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// FuzzSections feeds Markdown from the fuzzer through the Markdown adapter, turns blocks that
+// start with a footnote definition ("[^label]:") into footnote blocks, and checks every
+// invariant of the conformance kit on what Sections makes of it, at any budget, overlap and
+// split level.
+func FuzzSections(f *testing.F) {
+	seeds := []string{
+		"# T\n\npara one. para two.\n\n## S\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"```go\nfunc main() {}\n```\n\n### deep\n\ntext",
+		"# a\n### b\n# c\n\n" + "word " + "word word word word word word word word word word word word",
+		"中文句子。第二句！\n\n😀😀😀 👩‍👩‍👧 e\u0301",
+		"   \n\n\t\n\n# \n\nx",
+		"bad \xff\xfe utf8",
+		"Preface.\n\n# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n### Deep\n\nDeep text.\n\n## Use\n\nUse text.",
+		"## A\n\na\n\n## B\n\nb\n\n# C\n\n## D",
+		"# T\n\nBody [^1] here.\n\n# U\n\nMore [^1].\n\n[^1]: The note.",
+		"# Notes\n\n[^x]: early\n\n# Body\n\nsee [^x] and [^y]\n\n[^y]: late one two three four five six seven eight",
+		"# H\n\nw1 w2 w3 w4 w5 w6 w7 w8\n\nx1 x2\n\ny1 y2 y3 y4 y5\n\n# K\n\nz1 z2",
+		"text [^2]: not a reference\n\n[^2]: orphan\n\n[^]: empty [^ ] [^a b] [^^]",
+	}
+	for _, s := range seeds {
+		f.Add(s, uint8(8), uint8(2), uint8(2), true)
+	}
+	f.Fuzz(func(t *testing.T, src string, maxTokens, overlap, level uint8, words bool) {
+		budget := int(maxTokens%64) + 2
+		ov := int(overlap) % budget
+		if ov == 0 {
+			ov = chunkers.NoOverlap
+		}
+		var counter sdk.TokenCounter = sdk.Runes{}
+		if words {
+			counter = sdk.Words{}
+		}
+		doc, err := markdown.Parse([]byte(src), markdown.Options{ID: "fuzz"})
+		if err != nil {
+			// Invalid UTF-8 is refused by the adapter; the chunker must refuse it too.
+			doc = &sdk.Document{ID: "fuzz", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: src}, {Kind: sdk.KindFootnote, Text: "[^1]: " + src}}}
+		}
+		for i, b := range doc.Blocks {
+			if strings.HasPrefix(b.Text, "[^") {
+				doc.Blocks[i].Kind = sdk.KindFootnote
+			}
+		}
+		c := &chunkers.Sections{Counter: counter, MaxTokens: budget, OverlapTokens: ov, SplitLevel: int(level%5) - 1}
+		req := conformance.Request()
+		chunks, err := c.Chunk(context.Background(), req, doc)
+		if err := conformance.CheckResult(context.Background(), doc, req, chunks, err, conformance.OptionsFor(c, counter)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
