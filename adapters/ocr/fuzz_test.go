@@ -1,0 +1,105 @@
+package ocr
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// checkRead checks the outcome of a reader on arbitrary input: invalid UTF-8 must give an
+// *sdk.InputError; any error must be one that names the line; a document must be valid, hold
+// no blank block, keep heading levels 1–6, and chunk into chunks that keep every invariant.
+func checkRead(t *testing.T, src string, doc *sdk.Document, err error) {
+	t.Helper()
+	var ie *sdk.InputError
+	if err != nil {
+		if !errors.As(err, &ie) || !errors.Is(err, sdk.ErrInvalidInput) {
+			t.Fatalf("error %v is not an *sdk.InputError matching sdk.ErrInvalidInput", err)
+		}
+		if !strings.Contains(ie.Problem, "line ") && ie.Field == "" {
+			t.Fatalf("error %q names neither a line nor a field", err)
+		}
+		if doc != nil {
+			t.Fatalf("a document came with the error %v", err)
+		}
+		return
+	}
+	if !utf8.ValidString(src) {
+		t.Fatalf("invalid UTF-8 gave no error")
+	}
+	if err := doc.Validate(); err != nil {
+		t.Fatalf("invalid document: %v", err)
+	}
+	for i, b := range doc.Blocks {
+		if sdk.IsBlank(b.Text) {
+			t.Fatalf("block %d is blank", i)
+		}
+		if b.Kind == sdk.KindHeading && (b.Level < 1 || b.Level > 6) {
+			t.Fatalf("block %d: heading level %d", i, b.Level)
+		}
+	}
+	c := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: 4}
+	req := conformance.Request()
+	chunks, err := c.Chunk(t.Context(), req, doc)
+	if err := conformance.CheckResult(t.Context(), doc, req, chunks, err, conformance.OptionsFor(c, sdk.Words{})); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fuzzReader(f *testing.F, read func(io.Reader, Options) (*sdk.Document, error), seeds []string) {
+	for _, s := range seeds {
+		f.Add(s, 0.0)
+	}
+	f.Fuzz(func(t *testing.T, src string, minConf float64) {
+		if minConf < 0 || minConf > 1 || minConf != minConf {
+			minConf = 0
+		}
+		doc, err := read(strings.NewReader(src), Options{ID: "fuzz", MinConfidence: minConf})
+		checkRead(t, src, doc, err)
+	})
+}
+
+// FuzzReadTSV feeds ReadTSV arbitrary bytes: malformed rows, missing columns, negative boxes,
+// invalid UTF-8. It must never panic, and every error must name the line.
+func FuzzReadTSV(f *testing.F) {
+	var seeds []string
+	for _, tc := range tsvCases {
+		seeds = append(seeds, tc.src)
+	}
+	for _, tc := range tsvErrorCases {
+		seeds = append(seeds, tc.src)
+	}
+	fuzzReader(f, ReadTSV, seeds)
+}
+
+// FuzzReadHOCR feeds ReadHOCR arbitrary bytes: broken markup, malformed titles, negative
+// boxes, invalid UTF-8. It must never panic, and every error must name the line.
+func FuzzReadHOCR(f *testing.F) {
+	var seeds []string
+	for _, tc := range hocrCases {
+		seeds = append(seeds, tc.src)
+	}
+	for _, tc := range hocrErrorCases {
+		seeds = append(seeds, tc.src)
+	}
+	fuzzReader(f, ReadHOCR, seeds)
+}
+
+// FuzzReadJSON feeds ReadJSON arbitrary bytes. It must never panic, and every error must
+// name the line or the field.
+func FuzzReadJSON(f *testing.F) {
+	var seeds []string
+	for _, tc := range jsonCases {
+		seeds = append(seeds, tc.src)
+	}
+	for _, tc := range jsonErrorCases {
+		seeds = append(seeds, tc.src)
+	}
+	fuzzReader(f, ReadJSON, seeds)
+}
