@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
@@ -18,14 +19,21 @@ import (
 type Loader func(src []byte, id string) (*sdk.Document, error)
 
 // DefaultLoaders returns the loaders Run uses when Config.Loaders is nil, by file extension:
-// ".md" and ".markdown" (markdown.Parse) and ".txt" (markdown.ParseText). The map is new on
-// every call; add a loader for another format (doc2mark ".json", Tesseract ".tsv") to it.
+// ".md" and ".markdown" (markdown.Parse), ".txt" (markdown.ParseText) and ".json" (doc2mark's
+// json_content, doc2mark.Parse). The map is new on every call; add a loader for another format
+// (Tesseract ".tsv") to it.
 func DefaultLoaders() map[string]Loader {
 	return map[string]Loader{
 		".md":       LoadMarkdown,
 		".markdown": LoadMarkdown,
 		".txt":      LoadText,
+		".json":     LoadDoc2mark,
 	}
+}
+
+// LoadDoc2mark is the Loader for doc2mark's json_content: doc2mark.Parse.
+func LoadDoc2mark(src []byte, id string) (*sdk.Document, error) {
+	return doc2mark.Parse(src, doc2mark.Options{ID: id})
 }
 
 // LoadMarkdown is the Loader for Markdown: markdown.Parse.

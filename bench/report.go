@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -137,7 +138,7 @@ func figures(rep *Report) ([]figure, error) {
 	p.X.Label.Text = "MB/s (median, log scale)"
 	p.Y.Label.Text = qname
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = ticks125{}
 	p.Legend.Top = true
 	for i, s := range groups(rep.Cells, func(c *Cell) string { return c.Strategy }) {
 		var pts plotter.XYs
@@ -160,6 +161,7 @@ func figures(rep *Report) ([]figure, error) {
 		p.Legend.Add(s, sc)
 	}
 	p.Add(plotter.NewGrid())
+	pad(p, true, false)
 	svg, err := render(p)
 	if err != nil {
 		return nil, err
@@ -214,7 +216,7 @@ func linePlot(title, x, y string, ss []series, logY bool) (template.HTML, error)
 	p.Legend.Left = !logY
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = ticks125{}
 	}
 	for i, s := range ss {
 		if logY {
@@ -235,7 +237,50 @@ func linePlot(title, x, y string, ss []series, logY bool) (template.HTML, error)
 		p.Legend.Add(s.label, l, pts)
 	}
 	p.Add(plotter.NewGrid())
+	pad(p, false, logY)
 	return render(p)
+}
+
+// pad widens the axes a little beyond the data so that no point sits on the frame.
+func pad(p *plot.Plot, logX, logY bool) {
+	for _, a := range []struct {
+		axis *plot.Axis
+		log  bool
+	}{{&p.X, logX}, {&p.Y, logY}} {
+		lo, hi := a.axis.Min, a.axis.Max
+		if a.log {
+			if lo > 0 && hi > 0 {
+				a.axis.Min, a.axis.Max = lo/1.15, hi*1.15
+			}
+			continue
+		}
+		d := (hi - lo) * 0.08
+		if d == 0 {
+			d = math.Max(math.Abs(hi)*0.1, 0.01)
+		}
+		a.axis.Min, a.axis.Max = lo-d, hi+d
+	}
+}
+
+// ticks125 marks a log axis at 1, 2 and 5 times the powers of ten, which label a range of
+// less than a decade too.
+type ticks125 struct{}
+
+// Ticks implements plot.Ticker.
+func (ticks125) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	if lo <= 0 || hi <= lo {
+		return ticks
+	}
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v >= lo && v <= hi {
+				ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return ticks
 }
 
 func render(p *plot.Plot) (template.HTML, error) {
