@@ -85,8 +85,8 @@ type Config struct {
 type Strategy func(counter sdk.TokenCounter, maxTokens, overlapTokens int) sdk.Chunker
 
 // DefaultStrategies returns the built-in strategies by name: "noop" (chunkers.Noop),
-// "fixed" (chunkers.FixedTokens) and "heading" (chunkers.HeadingAware). The map is new on
-// every call; add to it to benchmark another chunker.
+// "fixed" (chunkers.FixedTokens), "heading" (chunkers.HeadingAware) and "sections"
+// (chunkers.Sections). The map is new on every call; add to it to benchmark another chunker.
 func DefaultStrategies() map[string]Strategy {
 	return map[string]Strategy{
 		"noop": func(c sdk.TokenCounter, _, _ int) sdk.Chunker { return &chunkers.Noop{Counter: c} },
@@ -95,6 +95,9 @@ func DefaultStrategies() map[string]Strategy {
 		},
 		"heading": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
 			return &chunkers.HeadingAware{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
+		},
+		"sections": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
+			return &chunkers.Sections{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
 		},
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/adapters/ocr"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
@@ -19,16 +21,28 @@ import (
 type Loader func(src []byte, id string) (*sdk.Document, error)
 
 // DefaultLoaders returns the loaders Run uses when Config.Loaders is nil, by file extension:
-// ".md" and ".markdown" (markdown.Parse), ".txt" (markdown.ParseText) and ".json" (doc2mark's
-// json_content, doc2mark.Parse). The map is new on every call; add a loader for another format
-// (Tesseract ".tsv") to it.
+// ".md" and ".markdown" (markdown.Parse), ".txt" (markdown.ParseText), ".json" (doc2mark's
+// json_content, doc2mark.Parse), ".tsv" (Tesseract TSV, ocr.ReadTSV) and ".hocr" (ocr.ReadHOCR).
+// The map is new on every call; add a loader for another format to it.
 func DefaultLoaders() map[string]Loader {
 	return map[string]Loader{
 		".md":       LoadMarkdown,
 		".markdown": LoadMarkdown,
 		".txt":      LoadText,
 		".json":     LoadDoc2mark,
+		".tsv":      LoadTesseractTSV,
+		".hocr":     LoadHOCR,
 	}
+}
+
+// LoadTesseractTSV is the Loader for Tesseract's TSV output: ocr.ReadTSV.
+func LoadTesseractTSV(src []byte, id string) (*sdk.Document, error) {
+	return ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: id})
+}
+
+// LoadHOCR is the Loader for hOCR: ocr.ReadHOCR.
+func LoadHOCR(src []byte, id string) (*sdk.Document, error) {
+	return ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: id})
 }
 
 // LoadDoc2mark is the Loader for doc2mark's json_content: doc2mark.Parse.

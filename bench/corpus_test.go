@@ -38,6 +38,13 @@ func TestLoadCorpus(t *testing.T) {
 		"b/.draft.md":      "# Draft\n",
 		"b/deeper/last.md": "Last.\n",
 	})
+	tsv, err := os.ReadFile(filepath.Join("..", "adapters", "ocr", "testdata", "multipage.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scan.tsv"), tsv, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	docs, err := LoadCorpus(dir, DefaultLoaders())
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +53,14 @@ func TestLoadCorpus(t *testing.T) {
 	for _, d := range docs {
 		ids = append(ids, d.Doc.ID)
 	}
-	if diff := cmp.Diff([]string{"a.txt", "b/deeper/last.md", "b/guide.md", "c.json"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{"a.txt", "b/deeper/last.md", "b/guide.md", "c.json", "scan.tsv"}, ids); diff != "" {
 		t.Errorf("document IDs (-want +got):\n%s", diff)
 	}
 	if got := docs[3].Doc.Canonical().Text; got != "Title\n\nBody." {
 		t.Errorf("doc2mark document's canonical text = %q, want %q", got, "Title\n\nBody.")
+	}
+	if len(docs[4].Doc.Blocks) == 0 {
+		t.Error("the Tesseract TSV document has no blocks")
 	}
 }
 

@@ -25,9 +25,9 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// words and inproc tiktoken × (noop + fixed ×2 + heading ×2) at max 256.
-	if len(rep.Cells) != 10 {
-		t.Errorf("quick run has %d cells, want 10", len(rep.Cells))
+	// words and inproc tiktoken × (noop + fixed ×2 + heading ×2 + sections ×2) at max 256.
+	if len(rep.Cells) != 14 {
+		t.Errorf("quick run has %d cells, want 14", len(rep.Cells))
 	}
 	if rep.Questions < 30 {
 		t.Errorf("quick run scored %d questions, want the shipped set's", rep.Questions)
@@ -43,7 +43,7 @@ func TestRunQuickEndToEnd(t *testing.T) {
 			t.Errorf("%s: retrieval %+v, want some recall", c.Name(), c.Retrieval)
 		}
 	}
-	if !strings.Contains(summary.String(), "recall") || !strings.Contains(progress.String(), "10/10") {
+	if !strings.Contains(summary.String(), "recall") || !strings.Contains(progress.String(), "14/14") {
 		t.Errorf("summary or progress incomplete:\n%s\n%s", summary.String(), progress.String())
 	}
 
