@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/adapters/ocr"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
@@ -37,9 +40,9 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var o chunkOptions
 	fs := flag.NewFlagSet("chunkkit chunk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.from, "from", "", "input format: md or txt (default: by the file's extension)")
+	fs.StringVar(&o.from, "from", "", "input format: "+formatHelp+" (default: by the file's extension)")
 	fs.StringVar(&o.tokenizer, "tokenizer", defaultTokenizer, "tokenizer spec: "+tokenizerHelp)
-	fs.StringVar(&o.strategy, "strategy", "heading", "chunking strategy: heading, noop or fixed")
+	fs.StringVar(&o.strategy, "strategy", "heading", "chunking strategy: heading, sections, noop or fixed")
 	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk")
 	fs.IntVar(&o.overlap, "overlap-tokens", -1, "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
 	fs.StringVar(&o.tenant, "tenant", "", "tenant ID stamped on every chunk")
@@ -97,31 +100,47 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return writeText(stdout, path, o, chunker, doc, chunks)
 }
 
+// formatHelp lists the input formats --from takes.
+const formatHelp = "md, txt, doc2mark, ocr-json, tesseract-tsv or hocr"
+
 // readDocument reads path in the given format, or the one its extension names.
 func readDocument(path, from string) (*sdk.Document, error) {
 	if from == "" {
-		switch strings.ToLower(filepath.Ext(path)) {
+		switch ext := strings.ToLower(filepath.Ext(path)); ext {
 		case ".md", ".markdown":
 			from = "md"
 		case ".txt", ".text":
 			from = "txt"
+		case ".json":
+			from = "doc2mark"
+		case ".tsv":
+			from = "tesseract-tsv"
+		case ".hocr":
+			from = "hocr"
 		default:
-			return nil, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from md|txt", path, filepath.Ext(path))
+			return nil, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from %s", path, ext, strings.ReplaceAll(formatHelp, ", ", "|"))
 		}
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	opts := markdown.Options{ID: path}
 	var doc *sdk.Document
 	switch from {
 	case "md":
-		doc, err = markdown.Parse(src, opts)
+		doc, err = markdown.Parse(src, markdown.Options{ID: path})
 	case "txt":
-		doc, err = markdown.ParseText(src, opts)
+		doc, err = markdown.ParseText(src, markdown.Options{ID: path})
+	case "doc2mark":
+		doc, err = doc2mark.Parse(src, doc2mark.Options{ID: path})
+	case "ocr-json":
+		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: path})
+	case "tesseract-tsv":
+		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: path})
+	case "hocr":
+		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: path})
 	default:
-		return nil, fmt.Errorf("unknown input format %q (known: md, txt)", from)
+		return nil, fmt.Errorf("unknown input format %q (known: %s)", from, formatHelp)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -142,10 +161,12 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter) (sdk.Chunker, error) {
 		return &chunkers.HeadingAware{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
 	case "fixed":
 		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
+	case "sections":
+		return &chunkers.Sections{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
 	case "noop":
 		return &chunkers.Noop{Counter: counter}, nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (known: heading, noop, fixed)", o.strategy)
+	return nil, fmt.Errorf("unknown strategy %q (known: heading, sections, noop, fixed)", o.strategy)
 }
 
 func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {

@@ -17,6 +17,8 @@ const usage = `chunkkit turns documents into retrieval-ready chunks.
 Usage:
   chunkkit chunk FILE [flags]         chunk a document (chunkkit chunk -h for flags)
   chunkkit count [--tokenizer SPEC]   count the tokens of standard input (--jsonl: one per line)
+  chunkkit compat doc2mark FILE.json  doc2mark's chunk_content, byte-exact (--config JSON)
+  chunkkit bench [flags] [CORPUS]     compare strategies and tokenizers (chunkkit bench -h)
   chunkkit plugins list|verify        show and check the installed plugins
   chunkkit conformance --tokenizer SPEC
                                       check a tokenizer against the conformance kit
@@ -51,6 +53,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = chunkCmd(ctx, args[1:], stdout, stderr)
 	case "count":
 		err = countCmd(ctx, args[1:], stdin, stdout, stderr)
+	case "compat":
+		err = compatCmd(ctx, args[1:], stdout, stderr)
+	case "bench":
+		err = benchCmd(ctx, args[1:], stdout, stderr)
 	case "plugins":
 		err = pluginsCmd(ctx, args[1:], stdout, stderr)
 	case "conformance":
