@@ -50,6 +50,18 @@ generate-check: ## Fail when the committed generated code is stale.
 	tools/generate-check.sh
 
 .PHONY: bench
-bench: ## Run the Go benchmarks (COUNT=10) into bench/out/go.txt; compare runs with benchstat.
+bench: build ## Run the bench harness on the shipped corpus into bench/out/ (benchmarks, benchstat, HTML report).
+	$(BIN)/chunkkit bench --out bench/out --count $(COUNT) bench/corpus
+
+.PHONY: bench-go
+bench-go: ## Run the Go micro-benchmarks (COUNT=10) into bench/out/go.txt; compare runs with go tool benchstat.
 	@mkdir -p bench/out
-	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=$(COUNT) ./sdk/... | tee bench/out/go.txt
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=$(COUNT) ./sdk/... ./adapters/... ./plugins/... | tee bench/out/go.txt
+
+.PHONY: bench-tokenizers
+bench-tokenizers: ## Tokenizers in-process vs plugin vs npm tiktoken, with benchstat (needs ../shared to build the corpus).
+	bench/tokenizers.sh
+
+.PHONY: ocr-fixtures
+ocr-fixtures: ## Re-render the OCR fixture pages and rerun Tesseract on them (needs imagemagick, tesseract-ocr).
+	tools/ocr-fixtures/make.sh
