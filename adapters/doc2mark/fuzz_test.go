@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chunkkit/chunkkit/adapters/doc2mark"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -151,4 +152,77 @@ func replaced(items []doc2mark.Item, i int) bool {
 		}
 	}
 	return false
+}
+
+// FuzzTokenOverlap holds the batched token overlap to doc2mark's sequential one. Items are
+// cut from text at "|", their types picked by kinds; the chunks of ChunkContent with overlap
+// must equal the chunks without overlap extended one after another the way doc2mark does it —
+// Count the previous final content, take it whole or its last tokens cut after the first space
+// — with one call per chunk. sdk.Words makes the predictions often wrong (a blank line is no
+// token there), tiktoken rarely, so both paths are exercised.
+func FuzzTokenOverlap(f *testing.F) {
+	f.Add("alpha beta|gamma|delta epsilon zeta|eta", []byte{2, 0, 1, 0}, 3, 2, false)
+	f.Add("first   |\n\nsecond part   |\n third   |  \n\nfourth  |\nfifth piece of text  |sixth", []byte{0}, 3, 4, true)
+	f.Add("a|b|c|d|e|f|g", []byte{0, 1}, 1, 30, false)
+	f.Add("Ünïcødé wörds|日本語 の 文書|🙂🙂🙂 x", []byte{3}, 2, 1, true)
+	tk, err := tiktoken.New("cl100k_base", tiktoken.Fast)
+	if err != nil {
+		f.Fatal(err)
+	}
+	types := []string{doc2mark.TypeNormal, doc2mark.TypeSection, doc2mark.TypeTitle, doc2mark.TypeTable, doc2mark.TypeHeader}
+	f.Fuzz(func(t *testing.T, text string, kinds []byte, maxSize, overlap int, useTiktoken bool) {
+		if !utf8.ValidString(text) || len(text) > 4000 {
+			return
+		}
+		var counter sdk.TokenCounter = sdk.Words{}
+		if useTiktoken {
+			counter = tk
+		}
+		var items []doc2mark.Item
+		for i, part := range strings.Split(text, "|") {
+			typ := doc2mark.TypeNormal
+			if len(kinds) > 0 {
+				typ = types[int(kinds[i%len(kinds)])%len(types)]
+			}
+			items = append(items, doc2mark.Item{Type: typ, Content: part})
+		}
+		cfg := doc2mark.DefaultConfig()
+		cfg.SizeUnit, cfg.MaxChunkSize, cfg.Overlap = doc2mark.UnitTokens, maxSize%50, 1+abs(overlap)%40
+		ctx := context.Background()
+		got, err := doc2mark.ChunkContent(ctx, items, &cfg, counter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noOverlap := cfg
+		noOverlap.Overlap = 0
+		want, err := doc2mark.ChunkContent(ctx, items, &noOverlap, counter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(want); i++ {
+			prev := want[i-1].Content
+			tail := prev
+			bounds, err := counter.Boundaries(ctx, []string{prev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(bounds[0]); n > cfg.Overlap {
+				tail = prev[bounds[0][n-cfg.Overlap-1]:]
+				if j := strings.IndexByte(tail, ' '); j >= 0 {
+					tail = tail[j+1:]
+				}
+			}
+			want[i].Content = tail + "\n\n" + want[i].Content
+		}
+		if diff := cmp.Diff(contents(want), contents(got)); diff != "" {
+			t.Fatalf("batched overlap differs from the sequential one (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

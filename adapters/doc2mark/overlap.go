@@ -63,75 +63,90 @@ func tokenTail(prev string, e ends, overlap int) (string, int) {
 
 // compose returns the content doc2mark gives a chunk whose packed content is packed and
 // whose predecessor's final content is prev, the tail it used, and the ends of the new content
-// estimated as the tail's tokens, one token for "\n\n" and packed's tokens. The estimate is
-// exact unless the tokenizer merges tokens across the seams.
-func compose(prev string, prevEnds ends, packed string, packedEnds ends, overlap int) (string, string, ends) {
+// estimated as the tail's tokens, then sepEnds (the tokens of "\n\n" alone), then packed's
+// tokens. The estimate is exact unless the tokenizer merges tokens across the seams.
+func compose(prev string, prevEnds ends, packed string, packedEnds ends, sepEnds []int, overlap int) (string, string, ends) {
 	tail, start := tokenTail(prev, prevEnds, overlap)
 	content := tail + sep + packed
-	var tailEnds []int
+	all := make([]int, 0, len(prevEnds.last)+len(sepEnds)+len(packedEnds.last))
 	for _, b := range prevEnds.last {
 		if b > start {
-			tailEnds = append(tailEnds, b-start)
+			all = append(all, b-start)
 		}
 	}
+	n := len(all) + len(sepEnds) + packedEnds.n
+	for _, b := range sepEnds {
+		all = append(all, len(tail)+b)
+	}
 	off := len(tail) + len(sep)
-	all := make([]int, 0, len(tailEnds)+1+len(packedEnds.last))
-	all = append(all, tailEnds...)
-	all = append(all, off)
 	for _, b := range packedEnds.last {
 		all = append(all, off+b)
 	}
-	n := len(tailEnds) + 1 + packedEnds.n
 	return content, tail, ends{n: n, last: all[max(0, len(all)-overlap-1):]}
 }
 
 // addTokenOverlap applies the overlap in tokens. Each tail depends on the previous chunk's
-// final content, so doc2mark measures them one after another; here one Boundaries call over
-// the packed chunks lets every final content be predicted, and one call over the predictions
-// confirms them. At the first tail the prediction got wrong, the contents from there on are
-// rebuilt with the true tail and confirmed by one more call.
+// final content, so doc2mark measures the chunks one after another. Here one Boundaries call
+// over the packed chunks (and "\n\n") lets every final content be predicted, and one call
+// over the predictions confirms them. At the first tail the prediction got wrong, the contents
+// from there on are rebuilt with the true tail and confirmed by a further call. That call
+// covers twice as many chunks as the previous one confirmed (at least two), so that a counter
+// whose tokens the prediction keeps missing costs about one call per chunk, as in doc2mark,
+// and never a quadratic amount of text.
 func addTokenOverlap(ctx context.Context, chunks []Chunk, overlap int, m measurer) error {
 	n := len(chunks)
-	packed := make([]string, n)
+	texts := make([]string, n)
 	for i := range chunks {
-		packed[i] = chunks[i].Content
+		texts[i] = chunks[i].Content
 	}
-	pb, err := m.boundaries(ctx, packed[:n-1])
+	texts[n-1] = sep // the last chunk is nobody's predecessor: measure "\n\n" instead
+	pb, err := m.boundaries(ctx, texts)
 	if err != nil {
 		return err
 	}
-	pe := make([]ends, n) // pe[n-1] stays zero: the last chunk is nobody's predecessor
-	for i, b := range pb {
-		pe[i] = keepEnds(b, overlap)
+	sepEnds := pb[n-1]
+	packed := make([]string, n)
+	pe := make([]ends, n) // pe[n-1] stays zero
+	for i := range chunks {
+		packed[i] = chunks[i].Content
+		if i < n-1 {
+			pe[i] = keepEnds(pb[i], overlap)
+		}
 	}
 	final := make([]string, n)
 	fe := make([]ends, n)
 	used := make([]string, n) // used[i] is the tail final[i] was built with
 	final[0], fe[0] = packed[0], pe[0]
+	window := n
 	// Invariant at the top of the loop: final[k] and fe[k] are exact.
-	for k := 0; k < n-1; {
-		for i := k + 1; i < n; i++ {
-			final[i], used[i], fe[i] = compose(final[i-1], fe[i-1], packed[i], pe[i], overlap)
+	for k := 0; ; {
+		hi := min(n-1, k+1+window) // build final[k+1..hi]; confirm fe of final[k+1..hi-1]
+		for i := k + 1; i <= hi; i++ {
+			final[i], used[i], fe[i] = compose(final[i-1], fe[i-1], packed[i], pe[i], sepEnds, overlap)
 		}
-		k++ // final[k] was built from exact ends, so it is exact
-		if k == n-1 {
+		// final[k+1] was built from exact ends, so it is exact.
+		if k+1 >= n-1 {
 			break
 		}
-		eb, err := m.boundaries(ctx, final[k:n-1])
+		eb, err := m.boundaries(ctx, final[k+1:hi])
 		if err != nil {
 			return err
 		}
-		confirmed := true
-		for j := k; j < n-1; j++ {
-			fe[j] = keepEnds(eb[j-k], overlap)
+		confirmed := 0
+		last := k + 1 // the last index whose content and ends are now exact
+		for j := k + 1; j < hi; j++ {
+			fe[j] = keepEnds(eb[j-k-1], overlap)
+			last = j
 			if tail, _ := tokenTail(final[j], fe[j], overlap); tail != used[j+1] {
-				k, confirmed = j, false
 				break
 			}
+			confirmed++
 		}
-		if confirmed {
+		if confirmed == hi-k-1 && hi == n-1 {
 			break
 		}
+		window = max(2, 2*confirmed)
+		k = last
 	}
 	for i := range chunks {
 		chunks[i].Content = final[i]
