@@ -128,6 +128,9 @@ func (a *analyzer) page(p *page) {
 		blocks = append(blocks, wb)
 	}
 	body := bodySize(blocks)
+	if gap := a.opts.tableGap(); gap > 0 {
+		blocks = mergeColumns(blocks, gap, body)
+	}
 	boxes := make([]box, len(blocks))
 	for i, b := range blocks {
 		boxes[i] = b.box

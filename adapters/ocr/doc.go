@@ -9,6 +9,9 @@
 //   - ReadTSV takes Tesseract's TSV output (`tesseract page.png out tsv`), one page or many.
 //   - ReadHOCR takes hOCR (`tesseract page.png out hocr`), one page or many.
 //
+// Read picks the reader by format name (FormatJSON, FormatTSV, FormatHOCR), as the command
+// line's --from flag does, and FormatOf guesses the format from a file name.
+//
 // The Tesseract readers keep Tesseract's grouping of words into lines, paragraphs and blocks,
 // put blocks in reading order by position, drop blank "words" (rules and separators), find
 // headings by line height relative to the page's body text, and turn blocks whose rows are

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -318,6 +319,45 @@ func TestMultiPageFixtures(t *testing.T) {
 			}
 			if diff := cmp.Diff([]any{1, 2}, numbers); diff != "" {
 				t.Errorf("page numbers in Metadata[%q] (-want +got):\n%s", MetaPages, diff)
+			}
+		})
+	}
+}
+
+func TestMinConfidenceOnTheNoisyScan(t *testing.T) {
+	t.Parallel()
+	// Tesseract reads a speck at the end of the noisy scan's second line as a "-" with
+	// confidence 0; every other word has 80 or more.
+	for _, ext := range []string{".tsv", ".hocr"} {
+		t.Run("a speck read as a word is dropped and recorded in "+ext, func(t *testing.T) {
+			t.Parallel()
+			f, err := os.Open(filepath.Join("testdata", "noisy"+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			read := map[string]func(io.Reader, Options) (*sdk.Document, error){".tsv": ReadTSV, ".hocr": ReadHOCR}[ext]
+			doc, err := read(f, Options{MinConfidence: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dropped []string
+			for _, b := range doc.Blocks {
+				if s, ok := b.Attrs[AttrDroppedText].(string); ok {
+					dropped = append(dropped, s)
+					if b.Attrs[AttrDroppedWords] != 1 {
+						t.Errorf("Attrs[%q] = %v, want 1", AttrDroppedWords, b.Attrs[AttrDroppedWords])
+					}
+				}
+				if strings.Contains(b.Text, " -") {
+					t.Errorf("block %q still holds the speck", b.Text)
+				}
+			}
+			if diff := cmp.Diff([]string{"-"}, dropped); diff != "" {
+				t.Errorf("dropped text (-want +got):\n%s", diff)
+			}
+			if doc.Metadata[MetaDroppedWords] != 1 {
+				t.Errorf("Metadata[%q] = %v, want 1", MetaDroppedWords, doc.Metadata[MetaDroppedWords])
 			}
 		})
 	}

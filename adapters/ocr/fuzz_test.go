@@ -52,7 +52,9 @@ func checkRead(t *testing.T, src string, doc *sdk.Document, err error) {
 	}
 }
 
-func fuzzReader(f *testing.F, read func(io.Reader, Options) (*sdk.Document, error), seeds []string) {
+// fuzzReader fuzzes read, seeded from seeds; check, when not nil, checks a document read
+// without error further.
+func fuzzReader(f *testing.F, read func(io.Reader, Options) (*sdk.Document, error), seeds []string, check func(*testing.T, string, *sdk.Document)) {
 	for _, s := range seeds {
 		f.Add(s, 0.0)
 	}
@@ -62,6 +64,9 @@ func fuzzReader(f *testing.F, read func(io.Reader, Options) (*sdk.Document, erro
 		}
 		doc, err := read(strings.NewReader(src), Options{ID: "fuzz", MinConfidence: minConf})
 		checkRead(t, src, doc, err)
+		if err == nil && check != nil {
+			check(t, src, doc)
+		}
 	})
 }
 
@@ -75,7 +80,12 @@ func FuzzReadTSV(f *testing.F) {
 	for _, tc := range tsvErrorCases {
 		seeds = append(seeds, tc.src)
 	}
-	fuzzReader(f, ReadTSV, seeds)
+	header := strings.Join(tsvColumns[:], "\t") + "\n"
+	fuzzReader(f, ReadTSV, seeds, func(t *testing.T, src string, doc *sdk.Document) {
+		if strings.HasPrefix(src, header) { // columns in the standard order
+			checkWordsKept(t, src, doc)
+		}
+	})
 }
 
 // FuzzReadHOCR feeds ReadHOCR arbitrary bytes: broken markup, malformed titles, negative
@@ -88,7 +98,7 @@ func FuzzReadHOCR(f *testing.F) {
 	for _, tc := range hocrErrorCases {
 		seeds = append(seeds, tc.src)
 	}
-	fuzzReader(f, ReadHOCR, seeds)
+	fuzzReader(f, ReadHOCR, seeds, nil)
 }
 
 // FuzzReadJSON feeds ReadJSON arbitrary bytes. It must never panic, and every error must
@@ -101,5 +111,5 @@ func FuzzReadJSON(f *testing.F) {
 	for _, tc := range jsonErrorCases {
 		seeds = append(seeds, tc.src)
 	}
-	fuzzReader(f, ReadJSON, seeds)
+	fuzzReader(f, ReadJSON, seeds, nil)
 }

@@ -9,14 +9,17 @@ import (
 // Font size from word boxes. A word's box reaches from the top of its tallest letter to the
 // bottom of its lowest, so "Heading" and "onion" in the same font have boxes of different
 // heights. wordSize divides a word's height by the part of the em its letters span, in the
-// proportions of common sans and serif faces (DejaVu: cap height and ascenders 0.73–0.76 em,
-// x-height 0.55, descenders 0.24), which makes sizes comparable between lines. The sizes are in
-// pixels per em up to one common factor, which cancels in every ratio analyze takes.
+// proportions of DejaVu Sans (close to most sans and serif faces): ascenders 0.76 em, capitals
+// and digits 0.73, x-height 0.55, descenders 0.21. That makes sizes comparable between lines.
+// The sizes are in pixels per em up to one common factor, which cancels in every ratio analyze
+// takes.
 const (
-	emAscender   = 0.75 // capitals, digits, b d f h k l t, dotted i and j, lower-case accents
+	emAscender   = 0.76 // b d f h k l t, the dots of i and j, lower-case accents
+	emCap        = 0.73 // capitals and digits
 	emCapAccent  = 0.92 // capitals with accents: Ä É Ñ
 	emXHeight    = 0.55 // a c e m n o r s u v w x z
-	emDescender  = 0.24 // g j p q y , ; and brackets below the baseline
+	emDescender  = 0.21 // g j p q y
+	emComma      = 0.13 // , ; and the tails of brackets
 	emIdeograph  = 0.88 // letters of uncased scripts fill most of the em
 	emIdeoBottom = 0.12
 )
@@ -45,33 +48,36 @@ func glyphExtent(r rune) (top, bottom float64) {
 			return emXHeight, emDescender
 		case r == 'j':
 			return emAscender, emDescender
-		case strings.ContainsRune("bdfhiklt", r), r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			if r == 'Q' {
-				return emAscender, emDescender / 2
-			}
+		case strings.ContainsRune("bdfhiklt", r):
 			return emAscender, 0
+		case r == 'Q':
+			return emCap, emComma
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return emCap, 0
 		case r >= 'a' && r <= 'z':
 			return emXHeight, 0
 		case strings.ContainsRune("()[]{}|", r):
-			return emAscender, emDescender
+			return emAscender, emComma
+		case r == ',' || r == ';':
+			return 0, emComma
 		}
 		return 0, 0
 	case r == 'ß':
 		return emAscender, 0
 	case r == 'ç' || r == 'ş' || r == 'ţ':
-		return emAscender, emDescender / 2
+		return emAscender, emComma
 	case unicode.IsUpper(r):
 		if strings.ContainsRune("ÀÁÂÃÄÅÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝŒŠŽŸ", r) {
 			return emCapAccent, 0
 		}
-		return emAscender, 0
+		return emCap, 0
 	case unicode.IsLower(r):
 		// Lower-case letters beyond ASCII are mostly accented, which reaches ascender height.
 		return emAscender, 0
 	case unicode.IsLetter(r):
 		return emIdeograph, emIdeoBottom
 	case unicode.IsDigit(r):
-		return emAscender, 0
+		return emCap, 0
 	}
 	return 0, 0
 }
@@ -93,12 +99,16 @@ func lineSize(words []word) float64 {
 	return median(sizes)
 }
 
-// median returns the median of xs (the lower middle one for an even count), 0 for none. It
-// sorts xs.
+// median returns the median of xs, the mean of the middle two for an even count, 0 for none.
+// It sorts xs.
 func median(xs []float64) float64 {
-	if len(xs) == 0 {
+	n := len(xs)
+	if n == 0 {
 		return 0
 	}
 	slices.Sort(xs)
-	return xs[(len(xs)-1)/2]
+	if n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[n/2]
 }

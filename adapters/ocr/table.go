@@ -158,3 +158,180 @@ func (t table) render() string {
 	}
 	return sb.String()
 }
+
+// maxColumnWords is the most words per line, on average, of a block that may be one column of
+// a table: table cells are short, while the lines of a column of prose hold five words or more.
+const maxColumnWords = 3
+
+// mergeColumns joins blocks that Tesseract cut out of one table — it sometimes makes a block
+// of each column, or of each group of columns, when the gaps between them are wide. Blocks side
+// by side whose short lines line up row for row are merged, row by row, into one block when the
+// merged rows read as a table (findTable) from the first row to the last; other blocks are
+// returned as they are, in their order, a merged block at the place of its first member.
+func mergeColumns(blocks []*wblock, gap, body float64) []*wblock {
+	group := make([]int, len(blocks)) // union-find parents
+	for i := range group {
+		group[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for group[i] != i {
+			group[i] = group[group[i]]
+			i = group[i]
+		}
+		return i
+	}
+	merged := false
+	for i := range blocks {
+		for j := i + 1; j < len(blocks); j++ {
+			if sideBySide(blocks[i], blocks[j]) {
+				group[find(j)] = find(i)
+				merged = true
+			}
+		}
+	}
+	if !merged {
+		return blocks
+	}
+	members := map[int][]int{}
+	for i := range blocks {
+		members[find(i)] = append(members[find(i)], i)
+	}
+	replaced := map[int]*wblock{} // first member → merged block
+	skip := map[int]bool{}
+	for _, m := range members {
+		if len(m) < 2 {
+			continue
+		}
+		rows := mergeRows(blocks, m)
+		t, ok := findTable(rows, gap, body)
+		if !ok || t.first != 0 || t.last != lastWithWords(rows) {
+			continue
+		}
+		wb := &wblock{paras: [][]*wline{rows}}
+		for _, k := range m {
+			wb.box = wb.box.union(blocks[k].box)
+			skip[k] = true
+		}
+		replaced[m[0]] = wb
+	}
+	out := make([]*wblock, 0, len(blocks))
+	for i, b := range blocks {
+		switch {
+		case replaced[i] != nil:
+			out = append(out, replaced[i])
+		case !skip[i]:
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func lastWithWords(lines []*wline) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if len(lines[i].words) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// wordLines returns a block's lines that keep words.
+func wordLines(b *wblock) []*wline {
+	var out []*wline
+	for _, p := range b.paras {
+		for _, l := range p {
+			if len(l.words) > 0 {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// sideBySide reports whether a and b could be columns of one table: horizontally apart,
+// overlapping vertically, at least two short lines each, and most lines of each in line with a
+// line of the other.
+func sideBySide(a, b *wblock) bool {
+	if a.box.x1 >= b.box.x0 && b.box.x1 >= a.box.x0 {
+		return false // they overlap horizontally
+	}
+	if yOverlap(a.box, b.box)*2 < min(a.box.height(), b.box.height()) {
+		return false
+	}
+	la, lb := wordLines(a), wordLines(b)
+	if len(la) < 2 || len(lb) < 2 || !shortLines(la) || !shortLines(lb) {
+		return false
+	}
+	return aligned(la, lb) && aligned(lb, la)
+}
+
+func shortLines(lines []*wline) bool {
+	words := 0
+	for _, l := range lines {
+		words += len(l.words)
+	}
+	return words <= maxColumnWords*len(lines)
+}
+
+// aligned reports whether at least 80% of the lines of a share a row with a line of b.
+func aligned(a, b []*wline) bool {
+	n := 0
+	for _, la := range a {
+		for _, lb := range b {
+			if sameRow(la.box, lb.box) {
+				n++
+				break
+			}
+		}
+	}
+	return n*5 >= len(a)*4
+}
+
+// sameRow reports whether two line boxes overlap vertically by half the shorter one or more.
+func sameRow(a, b box) bool {
+	return yOverlap(a, b)*2 >= min(a.height(), b.height()) && yOverlap(a, b) > 0
+}
+
+func yOverlap(a, b box) int { return max(0, min(a.y1, b.y1)-max(a.y0, b.y0)) }
+
+// mergeRows joins the lines of blocks m into rows: lines that share a row become one line with
+// their words left to right. Lines holding only dropped words follow the rows.
+func mergeRows(blocks []*wblock, m []int) []*wline {
+	var lines, empty []*wline
+	for _, k := range m {
+		for _, p := range blocks[k].paras {
+			for _, l := range p {
+				if len(l.words) > 0 {
+					lines = append(lines, l)
+				} else {
+					empty = append(empty, l)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b *wline) int { return cmp.Compare(a.box.y0, b.box.y0) })
+	var rows []*wline
+	var parts []int // lines merged into each row, for the mean size
+	for _, l := range lines {
+		if n := len(rows); n > 0 && sameRow(rows[n-1].box, l.box) {
+			r := rows[n-1]
+			r.words = append(r.words, l.words...)
+			r.dropped = append(r.dropped, l.dropped...)
+			r.box = r.box.union(l.box)
+			r.size += l.size
+			parts[n-1]++
+			continue
+		}
+		c := *l
+		c.words = slices.Clone(l.words)
+		c.dropped = slices.Clone(l.dropped)
+		rows = append(rows, &c)
+		parts = append(parts, 1)
+	}
+	for i, r := range rows {
+		r.size /= float64(parts[i])
+		slices.SortStableFunc(r.words, func(a, b word) int { return cmp.Compare(a.box.x0, b.box.x0) })
+	}
+	return append(rows, empty...)
+}

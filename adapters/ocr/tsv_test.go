@@ -136,12 +136,41 @@ var tsvCases = []struct {
 		},
 	},
 	{
+		name: "columns of prose with lines in line are not joined into a table",
+		src: newTSV().
+			line(1, 1, 1, 1, 150, 200, 46, 94, "Left column, line one").
+			line(1, 1, 1, 2, 150, 266, 46, 94, "and left line two.").
+			line(1, 2, 1, 1, 1100, 200, 46, 94, "Right column, line one").
+			line(1, 2, 1, 2, 1100, 266, 46, 94, "and right line two.").
+			String(),
+		want: []sdk.Block{
+			prose(1, "Left column, line one\nand left line two."),
+			prose(1, "Right column, line one\nand right line two."),
+		},
+	},
+	{
 		name: "rows of cells split by wide gaps become a pipe table",
 		src: newTSV().
 			line(1, 1, 1, 1, 150, 200, 46, 94, "Sales by region.").
 			cells(1, 2, 1, 1, 300, 46, 94, []int{150, 700, 1100}, []string{"Region", "Units", "Revenue"}).
 			cells(1, 2, 1, 2, 370, 46, 94, []int{150, 700, 1100}, []string{"North", "1,240", "18,600"}).
 			cells(1, 2, 1, 3, 440, 46, 94, []int{150, 700, 1100}, []string{"South West", "980", "14,700"}).
+			String(),
+		want: []sdk.Block{
+			prose(1, "Sales by region."),
+			tableBlock(1, "| Region | Units | Revenue |\n|---|---|---|\n| North | 1,240 | 18,600 |\n| South West | 980 | 14,700 |"),
+		},
+	},
+	{
+		name: "a table Tesseract cut into a block per group of columns is joined row by row",
+		src: newTSV().
+			line(1, 1, 1, 1, 150, 200, 46, 94, "Sales by region.").
+			cells(1, 3, 1, 1, 300, 46, 94, []int{1100}, []string{"Revenue"}).
+			cells(1, 3, 1, 2, 370, 46, 94, []int{1100}, []string{"18,600"}).
+			cells(1, 3, 1, 3, 440, 46, 94, []int{1100}, []string{"14,700"}).
+			cells(1, 2, 1, 1, 300, 46, 94, []int{150, 700}, []string{"Region", "Units"}).
+			cells(1, 2, 1, 2, 370, 46, 94, []int{150, 700}, []string{"North", "1,240"}).
+			cells(1, 2, 1, 3, 440, 46, 94, []int{150, 700}, []string{"South West", "980"}).
 			String(),
 		want: []sdk.Block{
 			prose(1, "Sales by region."),
