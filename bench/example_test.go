@@ -37,7 +37,7 @@ func ExampleRun() {
 		fmt.Println(c.Name(), "violations:", c.Quality.Violations)
 	}
 	// Output:
-	// 11 documents, 35 questions
+	// 13 documents, 42 questions
 	// Chunk/strategy=heading/tokenizer=words/via=inproc/max=256/overlap=0 violations: 0
 	// Chunk/strategy=fixed-no-overlap/tokenizer=words/via=inproc/max=256/overlap=0 violations: 0
 }

@@ -95,8 +95,8 @@ func TestRunQuickEndToEnd(t *testing.T) {
 	if err := r.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if chunkLines != len(rep.Cells) || retrievalLines != len(rep.Cells)*11 {
-		t.Errorf("read %d Chunk and %d Retrieval lines, want %d and %d", chunkLines, retrievalLines, len(rep.Cells), len(rep.Cells)*11)
+	if chunkLines != len(rep.Cells) || retrievalLines != len(rep.Cells)*13 {
+		t.Errorf("read %d Chunk and %d Retrieval lines, want %d and %d", chunkLines, retrievalLines, len(rep.Cells), len(rep.Cells)*13)
 	}
 	if exact != len(chunkUnits)+len(retrievalUnits) {
 		t.Errorf("%d units assumed exact, want %d", exact, len(chunkUnits)+len(retrievalUnits))
