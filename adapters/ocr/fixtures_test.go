@@ -53,6 +53,7 @@ var fixtureExpectations = map[string]struct {
 	"table":  {0.98},
 	"german": {0.98},
 	"noisy":  {0.85},
+	"wide":   {0.98},
 }
 
 func loadTruth(t *testing.T, name string) *truthPage {
