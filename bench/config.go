@@ -52,7 +52,9 @@ type Config struct {
 	// host) unless it is "words" or "runes" or starts with InProcess, whose rest is "words",
 	// "runes" or "tiktoken:MODEL" (plugins/tiktoken in-process). Empty means "words" and
 	// "inproc:tiktoken:cl100k_base", plus "tiktoken:cl100k_base" and
-	// "tiktoken:cl100k_base@reference" when Resolve is set.
+	// "tiktoken:cl100k_base@reference" when Resolve is set (skipped, with a note on the
+	// progress writer, when Resolve cannot start them). A spec given here that cannot be
+	// resolved is an error.
 	Tokenizers []string
 	// Budgets are the MaxTokens values; empty means DefaultBudgets.
 	Budgets []int
@@ -77,6 +79,10 @@ type Config struct {
 	Loaders map[string]Loader
 	// Chunkers holds the strategies by name; nil means DefaultStrategies().
 	Chunkers map[string]Strategy
+
+	// optionalPlugins is set when the plugin tokenizers are defaults rather than asked for:
+	// one that cannot be resolved (no plugin installed) is then skipped with a note.
+	optionalPlugins bool
 }
 
 // Strategy builds the chunker of a cell: counter measures tokens, maxTokens is the budget and
@@ -137,6 +143,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Tokenizers = []string{"words", InProcess + "tiktoken:cl100k_base"}
 		if cfg.Resolve != nil && !cfg.Quick {
 			cfg.Tokenizers = append(cfg.Tokenizers, "tiktoken:cl100k_base", "tiktoken:cl100k_base@reference")
+			cfg.optionalPlugins = true
 		}
 	}
 	if len(cfg.Budgets) == 0 {
@@ -228,7 +235,7 @@ func (cfg Config) resolve(ctx context.Context, spec string) (tokenizer, error) {
 	}
 	c, err := cfg.Resolve(ctx, spec)
 	if err != nil {
-		return tokenizer{}, fmt.Errorf("bench: tokenizer %q: %w", spec, err)
+		return tokenizer{via: "plugin"}, fmt.Errorf("bench: tokenizer %q: %w", spec, err)
 	}
 	return tokenizer{spec, "plugin", c}, nil
 }

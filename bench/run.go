@@ -125,6 +125,12 @@ func Run(ctx context.Context, cfg Config, out, progress io.Writer) (*Report, err
 	var toks []tokenizer
 	for _, spec := range cfg.Tokenizers {
 		t, err := cfg.resolve(ctx, spec)
+		if err != nil && cfg.optionalPlugins && t.via == "plugin" && ctx.Err() == nil {
+			if progress != nil {
+				fmt.Fprintf(progress, "bench: skipping tokenizer %s: %v\n", spec, err)
+			}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -176,5 +177,25 @@ func TestRunStopsWhenTheContextIsDone(t *testing.T) {
 	_, err := Run(ctx, Config{Corpus: "corpus", Quick: true}, io.Discard, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run = %v, want context.Canceled", err)
+	}
+}
+
+func TestRunSkipsDefaultPluginTokenizersItCannotStart(t *testing.T) {
+	t.Parallel()
+	noPlugins := func(_ context.Context, spec string) (sdk.TokenCounter, error) {
+		return nil, fmt.Errorf("no plugin for %s: %w", spec, sdk.ErrUnsupported)
+	}
+	cfg := Config{Corpus: "corpus", Strategies: []string{"heading"}, Budgets: []int{128}, Overlaps: []float64{0}, Count: 1, BenchTime: -1, Resolve: noPlugins}
+	var progress bytes.Buffer
+	rep, err := Run(context.Background(), cfg, io.Discard, &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cells) != 2 || !strings.Contains(progress.String(), "skipping tokenizer tiktoken:cl100k_base@reference") {
+		t.Errorf("%d cells, progress %q; want the two in-process ones and a note for each plugin", len(rep.Cells), progress.String())
+	}
+	cfg.Tokenizers = []string{"tiktoken:cl100k_base"}
+	if _, err := Run(context.Background(), cfg, io.Discard, nil); !errors.Is(err, sdk.ErrUnsupported) {
+		t.Errorf("Run with a plugin asked for = %v, want the resolver's error", err)
 	}
 }
