@@ -341,6 +341,20 @@ func (p *packer) add(u unit) {
 	p.cur = d
 }
 
+// fits reports whether units, all of one block, would join the chunk being packed.
+func (p *packer) fits(units []unit) bool {
+	c := p.cur
+	if c == nil || c.overBudget || len(units) == 0 {
+		return false
+	}
+	for _, u := range units {
+		if u.overBudget || u.header != "" {
+			return false
+		}
+	}
+	return p.l.tokens(c.start, units[len(units)-1].end)+p.curTok <= p.maxTokens
+}
+
 func (p *packer) flush() {
 	if p.cur != nil && p.cur.trimmed(p.l.canon.Text) {
 		p.out = append(p.out, p.cur)

@@ -23,10 +23,11 @@ const (
 	// label, such as "1" for "[^1]: ...". Sections reads it, and falls back to the label the
 	// text starts with ("[^label]:").
 	AttrFootnoteLabel = "footnote_label"
-	// MetaFootnoteLabel holds, on a chunk of a footnote block, the footnote's label.
+	// MetaFootnoteLabel holds, on a chunk that holds nothing but a footnote's text, the
+	// footnote's label.
 	MetaFootnoteLabel = "footnote_label"
 	// MetaFootnotes holds, on the first chunk that references a footnote ("[^label]" not
-	// followed by ":"), the IDs of the chunks that hold the footnote's text, in order.
+	// followed by ":"), the IDs of the other chunks that hold the footnote's text, in order.
 	MetaFootnotes = "footnotes"
 )
 
@@ -48,14 +49,15 @@ const (
 // The next chunk of a section starts with up to OverlapTokens tokens of the previous chunk's
 // own text, never of the overlap that chunk repeats.
 //
-// Footnote blocks (sdk.KindFootnote) are not packed with other text: each becomes chunks of its
-// own, in document order, so that Content is still Metadata[sdk.MetaPrefix] + canonical[Start:End]
-// and every chunk keeps the budget. Its label is Attrs[AttrFootnoteLabel] or the "[^label]:"
-// its text starts with. The first chunk whose content references the label ("[^label]" not
-// followed by ":") lists the footnote's chunk IDs in Metadata[MetaFootnotes]; the footnote's
-// chunks take that chunk's SectionPath, carry Metadata[MetaFootnoteLabel], and have it as
-// ParentID when it comes before them. No other chunk has a ParentID. No overlap reaches across
-// a footnote block.
+// A footnote block (sdk.KindFootnote) has the label Attrs[AttrFootnoteLabel], or the
+// "[^label]:" its text starts with. It joins the chunk being packed when that chunk references
+// the label ("[^label]" not followed by ":") and the footnote fits beside it, as doc2mark
+// attaches it; otherwise it becomes chunks of its own in document order, after which no
+// overlap reaches back. Either way Content stays Metadata[sdk.MetaPrefix] + canonical[Start:End]
+// and every chunk keeps the budget. The first chunk that references a label lists the other
+// chunks that hold the footnote's text in Metadata[MetaFootnotes]; a chunk that holds nothing
+// but footnote text carries Metadata[MetaFootnoteLabel], takes that chunk's SectionPath, and
+// has it as ParentID when it comes first. No other chunk has a ParentID.
 //
 // Counter is required; the zero values of the other fields mean the documented defaults.
 // Counter calls and verification are as for HeadingAware: one Boundaries and one Count call per
@@ -134,6 +136,8 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 				path[k] = o.title
 			}
 			p.open(nil, path)
+		case b.Kind == sdk.KindFootnote && p.fits(units[i]) && references(l.canon.Text[p.cur.start:p.cur.end], footnoteLabel(b)):
+			// Packed with the chunk that references it, as doc2mark attaches it.
 		case b.Kind == sdk.KindFootnote:
 			p.open(nil, p.path)
 			for _, u := range units[i] {
@@ -168,17 +172,19 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	return chunks, nil
 }
 
-// footnoteLinks says, for one draft, the label of the footnote it holds ("" for none) and the
-// positions of the footnote drafts it is the first to reference.
+// footnoteLinks says, for one draft, the label of the footnote it holds alone ("" for none)
+// and the positions of the other drafts that hold the text of footnotes it is the first to
+// reference.
 type footnoteLinks struct {
 	label string
 	notes []int
 }
 
-// linkFootnotes finds the footnote drafts — those whose range lies in a footnote block — and
-// the first draft that references each one's label. It sets each referenced footnote draft's
-// path to the referencing draft's, and its parent to it when it comes first. It returns nil
-// when the document has no labelled footnote.
+// linkFootnotes finds, for every labelled footnote block, the first draft that references its
+// label and the drafts that hold its text. The referencing draft lists the holders other than
+// itself; a holder that holds nothing but footnote text takes the referencing draft's path,
+// and its parent when that draft comes first. It returns nil when the document has no
+// labelled footnote.
 func linkFootnotes(l *layout, drafts []*draft) []footnoteLinks {
 	labels := make([]string, len(l.doc.Blocks)) // per block, the label of a footnote block
 	wanted := map[string]bool{}
@@ -210,15 +216,21 @@ func linkFootnotes(l *layout, drafts []*draft) []footnoteLinks {
 		})
 	}
 	for k, d := range drafts {
-		r, ok := first[links[k].label]
-		if links[k].label == "" || !ok {
-			continue
+		for i := l.blockAt(d.start); i < len(labels) && l.canon.Starts[i] < d.end; i++ {
+			r, ok := first[labels[i]]
+			if labels[i] == "" || !ok || l.blockEnd(i) <= d.start {
+				continue
+			}
+			if links[k].label != "" {
+				d.path = slices.Clone(drafts[r].path)
+				if r < k {
+					d.parent = drafts[r]
+				}
+			}
+			if n := links[r].notes; r != k && (len(n) == 0 || n[len(n)-1] != k) {
+				links[r].notes = append(n, k)
+			}
 		}
-		d.path = slices.Clone(drafts[r].path)
-		if r < k {
-			d.parent = drafts[r]
-		}
-		links[r].notes = append(links[r].notes, k)
 	}
 	return links
 }
@@ -238,6 +250,15 @@ func footnoteLabel(b sdk.Block) string {
 		return ""
 	}
 	return label
+}
+
+// references reports whether s references the footnote label.
+func references(s, label string) bool {
+	found := false
+	if label != "" {
+		eachReference(s, func(l string) { found = found || l == label })
+	}
+	return found
 }
 
 // eachReference calls f with the label of every footnote reference "[^label]" in s that is

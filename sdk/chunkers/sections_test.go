@@ -189,24 +189,32 @@ func TestSectionsOutlines(t *testing.T) {
 			want: []string{"0 - [T]: T", "1 - [T]: " + table, "2 - [T]: after"},
 		},
 		{
-			name: "a footnote is a chunk of its own, parented to the first chunk that references it",
+			name: "a footnote joins the chunk that references it when it fits, as doc2mark attaches it",
 			s:    chunkers.Sections{},
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
-				heading(1, "T"), para("Body [^1] here."), heading(1, "U"), para("More [^1]."), footnote("[^1]: The note."),
+				para("Some text with a reference [^1] here."), footnote("[^1]: This is the footnote definition."), para("More."),
+			}},
+			want: []string{"0 - []: Some text with a reference [^1] here.\n\n[^1]: This is the footnote definition.\n\nMore."},
+		},
+		{
+			name: "a footnote the chunk being packed does not reference is a chunk of its own, parented to the first chunk that does",
+			s:    chunkers.Sections{},
+			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
+				heading(1, "T"), para("Body [^1] here."), heading(1, "U"), para("More."), footnote("[^1]: The note."),
 			}},
 			want: []string{
 				"0 - [T]: T\n\nBody [^1] here.",
-				"1 - [U]: U\n\nMore [^1].",
+				"1 - [U]: U\n\nMore.",
 				"2 0 [T]: [^1]: The note.",
 			},
 		},
 		{
-			name: "a footnote in the middle of a section ends the chunk before it and stops overlap",
-			s:    chunkers.Sections{MaxTokens: 64, OverlapTokens: 4},
+			name: "a footnote that does not fit beside its reference is a chunk of its own and stops overlap",
+			s:    chunkers.Sections{MaxTokens: 6, OverlapTokens: 2},
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
-				heading(1, "T"), para("a [^n] b"), footnote("[^n]: note"), para("c d"),
+				heading(1, "T"), para("a [^n] b"), footnote("[^n]: note one two"), para("c d"),
 			}},
-			want: []string{"0 - [T]: T\n\na [^n] b", "1 0 [T]: [^n]: note", "2 - [T]: c d"},
+			want: []string{"0 - [T]: T\n\na [^n] b", "1 0 [T]: [^n]: note one two", "2 - [T]: c d"},
 		},
 		{
 			name: "a footnote before its first reference keeps its place and has no parent",
@@ -234,7 +242,7 @@ func TestSectionsOutlines(t *testing.T) {
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
 				heading(1, "T"), para("Claim.[^a]"), {Kind: sdk.KindFootnote, Text: "a. Source.", Attrs: map[string]any{chunkers.AttrFootnoteLabel: "a"}},
 			}},
-			want: []string{"0 - [T]: T\n\nClaim.[^a]", "1 0 [T]: a. Source."},
+			want: []string{"0 - [T]: T\n\nClaim.[^a]\n\na. Source."},
 		},
 		{
 			name: "an oversized footnote is split within the budget and every part is linked",
@@ -275,7 +283,7 @@ func TestSectionsMetadata(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 			para("a[^1] b[^2]"), footnote("[^1]: one"), footnote("[^2]: two"), footnote("[^3]: three"),
 		}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}}, doc)
+		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 3, OverlapTokens: chunkers.NoOverlap}, doc)
 		type meta struct {
 			Label, Parent string
 			Notes         any
@@ -293,6 +301,21 @@ func TestSectionsMetadata(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, metas); diff != "" {
 			t.Errorf("footnote metadata (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("the first chunk that references a footnote lists the later chunk that holds it", func(t *testing.T) {
+		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
+			heading(1, "A"), para("see [^1]"), heading(1, "B"), para("again [^1]"), footnote("[^1]: n"),
+		}}
+		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}}, doc)
+		if diff := cmp.Diff([]string{"0 - [A]: A\n\nsee [^1]", "1 - [B]: B\n\nagain [^1]\n\n[^1]: n"}, sectionOutline(got)); diff != "" {
+			t.Fatalf("chunks (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{"d#1"}, got[0].Metadata[chunkers.MetaFootnotes]); diff != "" {
+			t.Errorf("footnotes of chunk 0 (-want +got):\n%s", diff)
+		}
+		if _, ok := got[1].Metadata[chunkers.MetaFootnotes]; ok {
+			t.Errorf("chunk 1 lists footnotes %v; it holds its own", got[1].Metadata[chunkers.MetaFootnotes])
 		}
 	})
 	t.Run("KeepTablesWhole marks the table's chunk over budget", func(t *testing.T) {
