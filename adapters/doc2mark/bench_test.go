@@ -15,6 +15,7 @@ import (
 	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 // benchSize is the size of the json_content the benchmarks chunk.
@@ -68,6 +69,46 @@ func BenchmarkChunkContent(b *testing.B) {
 					}
 				})
 			}
+		})
+	}
+}
+
+// BenchmarkSections measures chunkers.Sections (MaxTokens 512, OverlapTokens 64, in-process
+// tiktoken cl100k_base) on the document Parse makes of the same json_content as
+// BenchmarkChunkContent, in MB/s of json_content, so that the two read side by side (parsing
+// is outside the loop in both; BenchmarkParseItems measures it).
+//
+//	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench 'ChunkContent|Sections' -count 6 ./adapters/doc2mark
+func BenchmarkSections(b *testing.B) {
+	for _, in := range []struct {
+		name  string
+		build func(b *testing.B) []byte
+	}{
+		{"corpus", corpusContent},
+		{"generated", func(*testing.B) []byte { return generatedContent() }},
+	} {
+		b.Run(in.name, func(b *testing.B) {
+			data := in.build(b)
+			doc, err := doc2mark.Parse(data, doc2mark.Options{ID: in.name})
+			if err != nil {
+				b.Fatal(err)
+			}
+			tk, err := tiktoken.New("cl100k_base", tiktoken.Fast)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec := &sdk.Recorder{Counter: tk}
+			s := &chunkers.Sections{Counter: rec, MaxTokens: 512, OverlapTokens: 64}
+			var chunks []sdk.Chunk
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if chunks, err = s.Chunk(context.Background(), sdk.Request{}, doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(chunks)), "chunks/op")
+			b.ReportMetric(float64(rec.Stats().Calls())/float64(b.N), "calls/op")
 		})
 	}
 }

@@ -148,13 +148,78 @@ func ParseContent(data []byte) (*Content, error) {
 		}
 		return nil, p.errorf(off, "", "invalid UTF-8 (byte 0x%02x)", data[off])
 	}
-	p.dec = json.NewDecoder(bytes.NewReader(data[p.base:]))
-	p.dec.UseNumber()
-	c, err := p.content()
-	if err != nil {
-		return nil, err
+	if c, ok := quickContent(data[p.base:]); ok {
+		return c, nil
 	}
-	return c, nil
+	// Something is wrong: walk the input again, token by token, to say where.
+	return p.walk()
+}
+
+// walk parses p.data with the token walk.
+func (p *parser) walk() (*Content, error) {
+	p.dec = json.NewDecoder(bytes.NewReader(p.data[p.base:]))
+	p.dec.UseNumber()
+	return p.content()
+}
+
+// quickContent decodes well-formed json_content in bulk, which is several times faster than
+// the token walk; it reports false at the first problem, which the walk then locates.
+func quickContent(data []byte) (*Content, bool) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, false
+	}
+	c := &Content{}
+	var raws []json.RawMessage
+	switch trimmed[0] {
+	case '[':
+		if json.Unmarshal(data, &raws) != nil {
+			return nil, false
+		}
+	case '{':
+		var w map[string]json.RawMessage
+		if json.Unmarshal(data, &w) != nil {
+			return nil, false
+		}
+		content, ok := w["content"]
+		if !ok || json.Unmarshal(content, &raws) != nil || raws == nil {
+			return nil, false
+		}
+		if pages, ok := w["pages"]; ok {
+			var err error
+			if c.Pages, err = intField(pages); err != nil {
+				return nil, false
+			}
+		}
+		for k, v := range w {
+			if k != "content" && k != "pages" {
+				if c.Extra == nil {
+					c.Extra = map[string]json.RawMessage{}
+				}
+				c.Extra[k] = v
+			}
+		}
+	default:
+		return nil, false
+	}
+	c.Items = make([]Item, len(raws))
+	for i, raw := range raws {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil || fields == nil {
+			return nil, false
+		}
+		_, hasType := fields["type"]
+		_, hasContent := fields["content"]
+		if !hasType || !hasContent {
+			return nil, false
+		}
+		for key, v := range fields {
+			if c.Items[i].set(key, v) != nil {
+				return nil, false
+			}
+		}
+	}
+	return c, true
 }
 
 // parser walks json_content with a streaming decoder so that every error can name the byte
@@ -354,33 +419,11 @@ func (p *parser) item(i int) (Item, error) {
 		if err != nil {
 			return Item{}, err
 		}
-		bad := func(err error) (Item, error) { return Item{}, p.errorf(vat, field, "%v", err) }
-		switch key {
-		case "type":
-			if it.Type, err = stringValue(raw); err != nil {
-				return bad(err)
-			}
-			hasType = true
-		case "content":
-			if it.Content, err = stringValue(raw); err != nil {
-				return bad(err)
-			}
-			hasContent = true
-		case "page":
-			if it.Page, err = intField(raw); err != nil {
-				return bad(err)
-			}
-		case "level", "list_level", "position_y", "marker", "mime_type":
-			if it.setOptional(key, raw) {
-				if delete(it.Extra, key); len(it.Extra) == 0 {
-					it.Extra = nil
-				}
-			} else {
-				it.keep(key, raw)
-			}
-		default:
-			it.keep(key, raw)
+		if err := it.set(key, raw); err != nil {
+			return Item{}, p.errorf(vat, field, "%v", err)
 		}
+		hasType = hasType || key == "type"
+		hasContent = hasContent || key == "content"
 	}
 	end := p.next()
 	if _, err := p.dec.Token(); err != nil {
@@ -393,6 +436,31 @@ func (p *parser) item(i int) (Item, error) {
 		return Item{}, p.errorf(start, name+".content", "the item has no \"content\"")
 	}
 	return it, nil
+}
+
+// set sets the field key of the item from raw: Type, Content and Page must have their types,
+// the other optional fields go to Extra when they do not, and unknown keys go to Extra.
+func (it *Item) set(key string, raw json.RawMessage) error {
+	var err error
+	switch key {
+	case "type":
+		it.Type, err = stringValue(raw)
+	case "content":
+		it.Content, err = stringValue(raw)
+	case "page":
+		it.Page, err = intField(raw)
+	case "level", "list_level", "position_y", "marker", "mime_type":
+		if it.setOptional(key, raw) {
+			if delete(it.Extra, key); len(it.Extra) == 0 {
+				it.Extra = nil
+			}
+		} else {
+			it.keep(key, raw)
+		}
+	default:
+		it.keep(key, raw)
+	}
+	return err
 }
 
 // setOptional sets the optional field key from raw and reports whether raw has the field's

@@ -3,6 +3,7 @@ package doc2mark
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 )
 
 // addOverlap is doc2mark's _apply_overlap: before each chunk but the first it puts the tail of
@@ -61,68 +62,117 @@ func tokenTail(prev string, e ends, overlap int) (string, int) {
 	return prev[start:], start
 }
 
-// compose returns the content doc2mark gives a chunk whose packed content is packed and
-// whose predecessor's final content is prev, the tail it used, and the ends of the new content
-// estimated as the tail's tokens, then sepEnds (the tokens of "\n\n" alone), then packed's
-// tokens. The estimate is exact unless the tokenizer merges tokens across the seams.
-func compose(prev string, prevEnds ends, packed string, packedEnds ends, sepEnds []int, overlap int) (string, string, ends) {
+// contextBytes is about how much of the end of a chunk is measured together with the next
+// chunk, so that tokens that span the "\n\n" between them are predicted right.
+const contextBytes = 64
+
+// seam is what the prediction knows of the start of a chunk's final content: the tokens of
+// ctx + "\n\n" + packed, where ctx is the end of the previous packed chunk.
+type seam struct {
+	ctx   int  // len(ctx)
+	toks  ends // ends of ctx + "\n\n" + packed
+	inCtx int  // how many of those tokens end within ctx
+}
+
+// seamContext returns the end of the packed chunk prev to measure with the next chunk: its last
+// contextBytes or so, starting at a space when there is one (a token boundary in most
+// encodings), else at a character boundary.
+func seamContext(prev string) string {
+	if len(prev) <= contextBytes {
+		return prev
+	}
+	from := len(prev) - contextBytes
+	if j := strings.IndexByte(prev[from:], ' '); j >= 0 {
+		return prev[from+j:]
+	}
+	for from < len(prev) && !utf8.RuneStart(prev[from]) {
+		from++
+	}
+	return prev[from:]
+}
+
+// compose returns the content doc2mark gives a chunk whose predecessor's final content is
+// prev, the tail it used, and an estimate of the new content's ends: the tail's tokens up to
+// the seam context, then the tokens measured for context, "\n\n" and the packed chunk
+// together. The estimate is exact unless the tokenizer merges tokens across the start of the
+// context, or the tail is shorter than the context.
+func compose(prev string, prevEnds ends, packed string, sm seam, overlap int) (string, string, ends) {
 	tail, start := tokenTail(prev, prevEnds, overlap)
 	content := tail + sep + packed
-	all := make([]int, 0, len(prevEnds.last)+len(sepEnds)+len(packedEnds.last))
-	for _, b := range prevEnds.last {
-		if b > start {
-			all = append(all, b-start)
+	cut := len(tail) - sm.ctx // where the context starts in content; the tail ends with it
+	all := make([]int, 0, len(prevEnds.last)+len(sm.toks.last))
+	n := 0
+	if cut >= 0 {
+		for _, b := range prevEnds.last {
+			if b > start && b-start <= cut {
+				all = append(all, b-start)
+			}
 		}
-	}
-	n := len(all) + len(sepEnds) + packedEnds.n
-	for _, b := range sepEnds {
-		all = append(all, len(tail)+b)
-	}
-	off := len(tail) + len(sep)
-	for _, b := range packedEnds.last {
-		all = append(all, off+b)
+		n = len(all) + sm.toks.n
+		for _, b := range sm.toks.last {
+			all = append(all, cut+b)
+		}
+	} else {
+		for _, b := range prevEnds.last {
+			if b > start {
+				all = append(all, b-start)
+			}
+		}
+		n = len(all) + sm.toks.n - sm.inCtx
+		for _, b := range sm.toks.last {
+			if b > sm.ctx {
+				all = append(all, cut+b)
+			}
+		}
 	}
 	return content, tail, ends{n: n, last: all[max(0, len(all)-overlap-1):]}
 }
 
 // addTokenOverlap applies the overlap in tokens. Each tail depends on the previous chunk's
 // final content, so doc2mark measures the chunks one after another. Here one Boundaries call
-// over the packed chunks (and "\n\n") lets every final content be predicted, and one call
-// over the predictions confirms them. At the first tail the prediction got wrong, the contents
-// from there on are rebuilt with the true tail and confirmed by a further call. That call
-// covers twice as many chunks as the previous one confirmed (at least two), so that a counter
-// whose tokens the prediction keeps missing costs about one call per chunk, as in doc2mark,
-// and never a quadratic amount of text.
+// — over the first chunk, and every other chunk (but the last) after the end of the one
+// before and "\n\n" — lets every final content be predicted, and one call over the
+// predictions confirms them. At the first tail the prediction got wrong, the contents from
+// there on are rebuilt with the true tail and confirmed by a further call. That call covers
+// twice as many chunks as the previous one confirmed (at least two), so that a counter whose
+// tokens the prediction keeps missing costs about one call per chunk, as in doc2mark, and
+// never a quadratic amount of text.
 func addTokenOverlap(ctx context.Context, chunks []Chunk, overlap int, m measurer) error {
 	n := len(chunks)
-	texts := make([]string, n)
+	packed := make([]string, n)
 	for i := range chunks {
-		texts[i] = chunks[i].Content
+		packed[i] = chunks[i].Content
 	}
-	texts[n-1] = sep // the last chunk is nobody's predecessor: measure "\n\n" instead
+	texts := make([]string, n-1)
+	ctxLen := make([]int, n)
+	texts[0] = packed[0]
+	for j := 1; j < n-1; j++ {
+		c := seamContext(packed[j-1])
+		ctxLen[j] = len(c)
+		texts[j] = c + sep + packed[j]
+	}
 	pb, err := m.boundaries(ctx, texts)
 	if err != nil {
 		return err
 	}
-	sepEnds := pb[n-1]
-	packed := make([]string, n)
-	pe := make([]ends, n) // pe[n-1] stays zero
-	for i := range chunks {
-		packed[i] = chunks[i].Content
-		if i < n-1 {
-			pe[i] = keepEnds(pb[i], overlap)
+	seams := make([]seam, n) // seams[0] is unused and seams[n-1] unmeasured: no one needs their ends
+	for j := 1; j < n-1; j++ {
+		in := 0
+		for in < len(pb[j]) && pb[j][in] <= ctxLen[j] {
+			in++
 		}
+		seams[j] = seam{ctx: ctxLen[j], toks: keepEnds(pb[j], overlap), inCtx: in}
 	}
 	final := make([]string, n)
 	fe := make([]ends, n)
 	used := make([]string, n) // used[i] is the tail final[i] was built with
-	final[0], fe[0] = packed[0], pe[0]
+	final[0], fe[0] = packed[0], keepEnds(pb[0], overlap)
 	window := n
 	// Invariant at the top of the loop: final[k] and fe[k] are exact.
 	for k := 0; ; {
-		hi := min(n-1, k+1+window) // build final[k+1..hi]; confirm fe of final[k+1..hi-1]
+		hi := min(n-1, k+1+window) // build final[k+1..hi]; confirm the ends of final[k+1..hi-1]
 		for i := k + 1; i <= hi; i++ {
-			final[i], used[i], fe[i] = compose(final[i-1], fe[i-1], packed[i], pe[i], sepEnds, overlap)
+			final[i], used[i], fe[i] = compose(final[i-1], fe[i-1], packed[i], seams[i], overlap)
 		}
 		// final[k+1] was built from exact ends, so it is exact.
 		if k+1 >= n-1 {

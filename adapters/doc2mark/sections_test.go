@@ -1,0 +1,68 @@
+package doc2mark_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/adapters/doc2mark"
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// TestSectionsChunksParsedDocumentsWithinTheRules runs chunkers.Sections on the document Parse
+// makes of every hand-written and token case input, and holds the chunks to the conformance
+// checks: budget, nothing lost, exact offsets, order, propagation.
+func TestSectionsChunksParsedDocumentsWithinTheRules(t *testing.T) {
+	t.Parallel()
+	tk, err := tiktoken.New("cl100k_base", tiktoken.Fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := readCases(t, filepath.Join("testdata", "cases.json"))
+	cases = append(cases, readCases(t, filepath.Join("testdata", "tokens.json"))...)
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			doc, err := doc2mark.Parse(tc.Input, doc2mark.Options{ID: tc.Name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, budget := range []int{16, 64} {
+				s := &chunkers.Sections{Counter: tk, MaxTokens: budget, OverlapTokens: budget / 4}
+				ctx := context.Background()
+				req := conformance.Request()
+				chunks, err := s.Chunk(ctx, req, doc)
+				if err := conformance.CheckResult(ctx, doc, req, chunks, err, conformance.OptionsFor(s, tk)); err != nil {
+					t.Errorf("budget %d: %v", budget, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSectionsLinksParsedFootnotes checks that the footnote labels Parse sets reach Sections.
+func TestSectionsLinksParsedFootnotes(t *testing.T) {
+	t.Parallel()
+	doc, err := doc2mark.Parse([]byte(`[
+	  {"type": "text:normal", "content": "A claim [^src]."},
+	  {"type": "text:footnote", "content": "[^src]: The source."}
+	]`), doc2mark.Options{ID: "notes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 50}
+	chunks, err := s.Chunk(context.Background(), sdk.Request{}, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sections either packs a footnote that fits with the chunk that references it, or lists
+	// the footnote's chunks on that chunk.
+	ref := chunks[0]
+	if !strings.Contains(ref.Content, "[^src]: The source.") && ref.Metadata[chunkers.MetaFootnotes] == nil {
+		t.Errorf("chunks %+v: want the footnote with the chunk that references it, or linked from it", chunks)
+	}
+}
