@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -359,6 +360,28 @@ func TestMinConfidenceOnTheNoisyScan(t *testing.T) {
 			}
 			if doc.Metadata[MetaDroppedWords] != 1 {
 				t.Errorf("Metadata[%q] = %v, want 1", MetaDroppedWords, doc.Metadata[MetaDroppedWords])
+			}
+		})
+	}
+}
+
+func TestTSVAndHOCRAgree(t *testing.T) {
+	t.Parallel()
+	for _, name := range append(truthNames(t), "multipage") {
+		t.Run("the TSV and hOCR of "+name+" give the same blocks and boxes", func(t *testing.T) {
+			t.Parallel()
+			tsv := readFixture(t, filepath.Join("testdata", name+".tsv"))
+			hocr := readFixture(t, filepath.Join("testdata", name+".hocr"))
+			for _, doc := range []*sdk.Document{tsv, hocr} {
+				for i := range doc.Blocks {
+					b := &doc.Blocks[i]
+					b.Attrs = map[string]any{AttrBBox: b.Attrs[AttrBBox], AttrConfidence: b.Attrs[AttrConfidence]}
+				}
+			}
+			// hOCR's x_wconf is a whole number, TSV's conf is not: confidences may differ by
+			// up to 0.01.
+			if diff := cmp.Diff(tsv.Blocks, hocr.Blocks, cmpopts.EquateApprox(0, 0.01)); diff != "" {
+				t.Errorf("blocks (-tsv +hocr):\n%s", diff)
 			}
 		})
 	}

@@ -274,12 +274,21 @@ func shortLines(lines []*wline) bool {
 	return words <= maxColumnWords*len(lines)
 }
 
-// aligned reports whether at least 80% of the lines of a share a row with a line of b.
+// aligned reports whether at least 80% of the lines of a share a row with a line of b. It
+// looks only at the lines of b that start near each line of a, so it takes time proportional
+// to the lines, not to their product.
 func aligned(a, b []*wline) bool {
+	sorted := slices.Clone(b)
+	slices.SortStableFunc(sorted, func(x, y *wline) int { return cmp.Compare(x.box.y0, y.box.y0) })
+	tallest := 0
+	for _, l := range b {
+		tallest = max(tallest, l.box.height())
+	}
 	n := 0
 	for _, la := range a {
-		for _, lb := range b {
-			if sameRow(la.box, lb.box) {
+		i, _ := slices.BinarySearchFunc(sorted, la.box.y0-tallest, func(l *wline, y int) int { return cmp.Compare(l.box.y0, y) })
+		for ; i < len(sorted) && sorted[i].box.y0 < la.box.y1; i++ {
+			if sameRow(la.box, sorted[i].box) {
 				n++
 				break
 			}
