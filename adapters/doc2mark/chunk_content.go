@@ -33,13 +33,13 @@ const sep = "\n\n"
 // otherwise counter is not used and may be nil. Token mode calls the counter O(1) times per
 // document in the usual case: one Count over every section's text, one Count over the items
 // of the sections that do not fit (only when one does not), and, when there is overlap, one
-// Boundaries over the chunks before overlap (and "\n\n"), and one over the chunks after it,
-// which confirms the overlap tails predicted from the first. Where the tokenizer merged tokens
-// across a "\n\n" seam and a predicted tail is wrong, the chunks from there on are rebuilt
-// and confirmed by further calls, each over twice as many chunks as the one before confirmed,
-// so that a counter the prediction keeps missing costs about one call per chunk — as many as
-// doc2mark makes — and never a quadratic amount of text. doc2mark counts every candidate
-// string on its own.
+// Boundaries over the chunks before overlap (each but the first after the last 64 bytes or so
+// of the one before and "\n\n", so that tokens across the seam are known), and one over the
+// chunks after it, which confirms the overlap tails predicted from the first. Where a
+// predicted tail is still wrong, the chunks from there on are rebuilt and confirmed by further
+// calls, each over twice as many chunks as the one before confirmed, so that a counter the
+// prediction keeps missing costs about one call per chunk — as many as doc2mark makes — and
+// never a quadratic amount of text. doc2mark counts every candidate string on its own.
 //
 // Differences that cannot be helped: a token-mode overlap tail that starts inside a
 // multi-byte character and holds no space starts at the next whole character, where doc2mark
