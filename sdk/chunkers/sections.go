@@ -115,11 +115,11 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	}
 	p := packer{l: l, maxTokens: maxTokens, overlap: overlap, ownOverlap: true}
 	split := s.level()
-	type open struct {
+	type titled struct {
 		level int
 		title string
 	}
-	var stack []open
+	var stack []titled
 	for i, b := range doc.Blocks {
 		if len(units[i]) == 0 {
 			continue // blank: no text to pack, no section to start
@@ -130,7 +130,7 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 				stack = stack[:len(stack)-1]
 			}
 			a, e := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-			stack = append(stack, open{b.Level, l.canon.Text[a:e]})
+			stack = append(stack, titled{b.Level, l.canon.Text[a:e]})
 			path := make([]string, len(stack))
 			for k, o := range stack {
 				path[k] = o.title
