@@ -28,7 +28,50 @@ const (
 	// MetaOverBudget is true on a chunk that exceeds the token budget by a documented opt-in
 	// such as KeepTablesWhole; no other chunk may exceed it.
 	MetaOverBudget = "over_budget"
+	// MetaBBoxes lists, for the blocks the chunk's range touches that carry a bounding box in
+	// Attrs[AttrBBox] (OCR output), one BBox each, in block order.
+	MetaBBoxes = "bboxes"
 )
+
+// AttrBBox is the block attribute holding a bounding box [x0, y0, x1, y1] in page pixels, as
+// OCR adapters set it.
+const AttrBBox = "bbox"
+
+// BBox is where a piece of a chunk's text sits on its page, for overlays and citations.
+type BBox struct {
+	Page int        `json:"page"`
+	BBox [4]float64 `json:"bbox"`
+}
+
+// BlockBBox returns the bounding box in b.Attrs[AttrBBox] when it holds four numbers (as
+// []float64, [4]float64 or, after a JSON round trip, []any of float64).
+func BlockBBox(b Block) (BBox, bool) {
+	out := BBox{Page: b.Page}
+	switch v := b.Attrs[AttrBBox].(type) {
+	case [4]float64:
+		out.BBox = v
+	case []float64:
+		if len(v) != 4 {
+			return BBox{}, false
+		}
+		copy(out.BBox[:], v)
+	case []any:
+		if len(v) != 4 {
+			return BBox{}, false
+		}
+		for i, x := range v {
+			f, ok := x.(float64)
+			if !ok {
+				return BBox{}, false
+			}
+			out.BBox[i] = f
+		}
+	default:
+		return BBox{}, false
+	}
+	return out, true
+}
+
 
 // Chunk is one retrieval-ready piece of a document.
 //

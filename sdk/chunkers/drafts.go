@@ -139,16 +139,20 @@ func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
 	}
 	chunks := make([]sdk.Chunk, len(drafts))
 	for i, d := range drafts {
-		kinds, ps, pe := l.span(d.start, d.end)
+		sp := l.span(d.start, d.end)
+		kinds := sp.kinds
 		meta := map[string]any{sdk.MetaKind: string(d.kind), sdk.MetaBlockKinds: kinds}
+		if len(sp.bboxes) > 0 {
+			meta[sdk.MetaBBoxes] = sp.bboxes
+		}
 		c := sdk.Chunk{
 			Kind:         d.kind,
 			Level:        d.level,
 			Content:      d.content(l.canon.Text),
 			TokenCount:   d.tokens,
 			SectionPath:  d.path,
-			PageStart:    ps,
-			PageEnd:      pe,
+			PageStart:    sp.pageStart,
+			PageEnd:      sp.pageEnd,
 			ContentTypes: kinds,
 			Start:        d.start,
 			End:          d.end,

@@ -135,26 +135,37 @@ func (l *layout) midToken(a, b int) int {
 	return m
 }
 
-// span describes a range of the canonical text: the kinds of the non-blank blocks it touches,
-// sorted, and their first and last known page (0 when none is known).
-func (l *layout) span(a, b int) (kinds []string, pageStart, pageEnd int) {
+// spanInfo is what a range of the canonical text touches: the kinds of its non-blank blocks,
+// sorted, their first and last known page (0 when none is known), and their bounding boxes.
+type spanInfo struct {
+	kinds              []string
+	pageStart, pageEnd int
+	bboxes             []sdk.BBox
+}
+
+// span describes the range [a, b) of the canonical text.
+func (l *layout) span(a, b int) spanInfo {
+	var s spanInfo
 	for i := l.blockAt(a); i < len(l.doc.Blocks) && l.canon.Starts[i] < b; i++ {
 		blk := l.doc.Blocks[i]
 		if l.blockEnd(i) <= a || sdk.IsBlank(blk.Text) {
 			continue
 		}
-		if !slices.Contains(kinds, string(blk.Kind)) {
-			kinds = append(kinds, string(blk.Kind))
+		if !slices.Contains(s.kinds, string(blk.Kind)) {
+			s.kinds = append(s.kinds, string(blk.Kind))
 		}
 		if blk.Page > 0 {
-			if pageStart == 0 || blk.Page < pageStart {
-				pageStart = blk.Page
+			if s.pageStart == 0 || blk.Page < s.pageStart {
+				s.pageStart = blk.Page
 			}
-			pageEnd = max(pageEnd, blk.Page)
+			s.pageEnd = max(s.pageEnd, blk.Page)
+		}
+		if bb, ok := sdk.BlockBBox(blk); ok {
+			s.bboxes = append(s.bboxes, bb)
 		}
 	}
-	slices.Sort(kinds)
-	return kinds, pageStart, pageEnd
+	slices.Sort(s.kinds)
+	return s
 }
 
 // trim narrows [a, b) of s to exclude white space at both ends.
