@@ -137,6 +137,6 @@ func Stamp(chunks []Chunk, req Request, doc *Document) {
 		c.TenantID = tenant
 		c.CorpusID = corpus
 		c.DocumentID = doc.ID
-		c.ACLLabels = append([]string(nil), req.Principal.ACLLabels...)
+		c.ACLLabels = append([]string{}, req.Principal.ACLLabels...)
 	}
 }

@@ -32,6 +32,7 @@ type chunkOptions struct {
 	acl       string
 	n         int
 	format    string
+	minConf   float64
 }
 
 func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -50,6 +51,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
 	fs.IntVar(&o.n, "n", 10, "chunks to show in text output (-1 for all)")
 	fs.StringVar(&o.format, "format", "text", "output format: text or jsonl")
+	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -72,7 +74,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	path := pos[0]
 
-	doc, err := readDocument(path, o.from)
+	doc, err := readDocument(path, o.from, o.minConf)
 	if err != nil {
 		return err
 	}
@@ -104,7 +106,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 const formatHelp = "md, txt, doc2mark, ocr-json, tesseract-tsv or hocr"
 
 // readDocument reads path in the given format, or the one its extension names.
-func readDocument(path, from string) (*sdk.Document, error) {
+func readDocument(path, from string, minConfidence float64) (*sdk.Document, error) {
 	if from == "" {
 		switch ext := strings.ToLower(filepath.Ext(path)); ext {
 		case ".md", ".markdown":
@@ -134,11 +136,11 @@ func readDocument(path, from string) (*sdk.Document, error) {
 	case "doc2mark":
 		doc, err = doc2mark.Parse(src, doc2mark.Options{ID: path})
 	case "ocr-json":
-		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: path})
+		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
 	case "tesseract-tsv":
-		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: path})
+		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
 	case "hocr":
-		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: path})
+		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
 	default:
 		return nil, fmt.Errorf("unknown input format %q (known: %s)", from, formatHelp)
 	}
