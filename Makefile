@@ -53,6 +53,10 @@ generate-check: ## Fail when the committed generated code is stale.
 bench: build ## Run the bench harness on the shipped corpus into bench/out/ (benchmarks, benchstat, HTML report).
 	$(BIN)/chunkkit bench --out bench/out --count $(COUNT) bench/corpus
 
+.PHONY: bench-quick
+bench-quick: build ## Smoke run of the bench harness (seconds) into bench/out/.
+	$(BIN)/chunkkit bench --quick --out bench/out bench/corpus
+
 .PHONY: bench-go
 bench-go: ## Run the Go micro-benchmarks (COUNT=10) into bench/out/go.txt; compare runs with go tool benchstat.
 	@mkdir -p bench/out
