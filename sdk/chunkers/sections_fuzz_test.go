@@ -59,5 +59,29 @@ func FuzzSections(f *testing.F) {
 		if err := conformance.CheckResult(context.Background(), doc, req, chunks, err, conformance.OptionsFor(c, counter)); err != nil {
 			t.Fatal(err)
 		}
+		checkFootnoteLinks(t, chunks)
 	})
+}
+
+// checkFootnoteLinks checks that a footnote chunk's parent references its label and that the
+// chunks a chunk lists as holding its footnotes exist and come from a footnote's text.
+func checkFootnoteLinks(t *testing.T, chunks []sdk.Chunk) {
+	t.Helper()
+	byID := map[string]sdk.Chunk{}
+	for _, c := range chunks {
+		byID[c.ID] = c
+	}
+	for _, c := range chunks {
+		if label, ok := c.Metadata[chunkers.MetaFootnoteLabel].(string); ok && c.ParentID != "" {
+			if !strings.Contains(byID[c.ParentID].Content, "[^"+label+"]") {
+				t.Errorf("chunk %d holds footnote %q, but its parent %s does not reference it: %q", c.Position, label, c.ParentID, byID[c.ParentID].Content)
+			}
+		}
+		ids, _ := c.Metadata[chunkers.MetaFootnotes].([]string)
+		for _, id := range ids {
+			if _, ok := byID[id]; !ok || id == c.ID {
+				t.Errorf("chunk %d lists footnote chunk %q, which is not another chunk", c.Position, id)
+			}
+		}
+	}
 }
