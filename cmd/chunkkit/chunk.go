@@ -33,6 +33,7 @@ type chunkOptions struct {
 	n         int
 	format    string
 	minConf   float64
+	split     int
 }
 
 func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -51,6 +52,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
 	fs.IntVar(&o.n, "n", 10, "chunks to show in text output (-1 for all)")
 	fs.StringVar(&o.format, "format", "text", "output format: text or jsonl")
+	fs.IntVar(&o.split, "split-level", chunkers.DefaultSplitLevel, "sections strategy: headings up to this level start a section (-1: one section)")
 	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE [flags]\n\nFlags:\n")
@@ -164,7 +166,11 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter) (sdk.Chunker, error) {
 	case "fixed":
 		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
 	case "sections":
-		return &chunkers.Sections{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
+		split := o.split
+		if split < 0 {
+			split = chunkers.NoSplit
+		}
+		return &chunkers.Sections{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
 	case "noop":
 		return &chunkers.Noop{Counter: counter}, nil
 	}
