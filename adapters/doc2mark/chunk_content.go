@@ -19,8 +19,8 @@ const sep = "\n\n"
 //
 //   - Footnote items are taken out first and appended after overlap: each to the first chunk
 //     that references its "[^label]", the rest to the last chunk.
-//   - Sections start at text:title (level 1) and text:section (level 2) items whose level is
-//     at most SplitOnHeadingLevel; a section's hierarchy keeps only the first entry of the one
+//   - Sections start at text:title (level 1) and text:section (level 2, whatever the item's
+//     Level says) items whose level is at most SplitOnHeadingLevel; a section's hierarchy keeps only the first entry of the one
 //     before it, so a section without a title is the ancestor of the next.
 //   - Items render as Markdown (text:header and text:footer as nothing) joined by "\n\n"; a
 //     section that fits MaxChunkSize is one chunk; otherwise its items are packed in order and
@@ -46,8 +46,9 @@ const sep = "\n\n"
 // decodes the broken bytes to U+FFFD; and special-token text such as "<|endoftext|>" is
 // counted as text, where doc2mark's tiktoken call raises an error.
 //
-// No items give an empty, non-nil slice. The error is sdk.ErrInvalidConfig when token mode has
-// no counter, and otherwise the counter's error, wrapped.
+// No items give an empty, non-nil slice. ChunkContent does not modify items and is safe for
+// concurrent use when counter is. The error is sdk.ErrInvalidConfig when token mode has no
+// counter, ctx's error when ctx is done, and otherwise the counter's error, wrapped.
 func ChunkContent(ctx context.Context, items []Item, cfg *ChunkingConfig, counter sdk.TokenCounter) ([]Chunk, error) {
 	if len(items) == 0 {
 		return []Chunk{}, nil
