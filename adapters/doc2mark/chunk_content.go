@@ -329,12 +329,15 @@ func (a *meta) add(it *Item) {
 func (a *meta) chunk(content string, s *section) Chunk {
 	ch := Chunk{
 		Content:          content,
-		SectionTitle:     s.title,
 		SectionHierarchy: slices.Clone(s.hierarchy),
 		ContentTypes:     slices.Sorted(slices.Values(a.types)),
 	}
 	if ch.ContentTypes == nil {
 		ch.ContentTypes = []string{}
+	}
+	if s.title != nil {
+		title := *s.title // each chunk owns its fields
+		ch.SectionTitle = &title
 	}
 	if a.hasPage {
 		first, last := a.first, a.last
