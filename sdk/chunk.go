@@ -72,7 +72,6 @@ func BlockBBox(b Block) (BBox, bool) {
 	return out, true
 }
 
-
 // Chunk is one retrieval-ready piece of a document.
 //
 // Start and End are the byte range of the document's canonical text that Content comes from,

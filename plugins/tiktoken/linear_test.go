@@ -5,53 +5,74 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// TestFastBackendIsLinearOnLongRuns times Count on runs without a break at two lengths, four
-// times apart. Linear work takes about 4× as long, O(n log n) a little more, quadratic 16×;
-// the bound, 10×, leaves room for noise on a loaded machine and for the race detector. The two
-// lengths are timed in turns and each keeps its fastest try, which discards pauses caused by
-// other work. The test does not run in parallel with the others, so that they do not add
-// their load to one length and not the other.
-func TestFastBackendIsLinearOnLongRuns(t *testing.T) {
-	runs := []struct{ name, unit string }{
-		{"one letter", "a"},
-		{"one capital letter", "A"},
-		{"a combining mark", "\u0301"},
-		{"one CJK character", "語"},
-		{"one emoji", "🦀"},
-		{"spaces", " "},
-		{"one symbol", "="},
-	}
-	const short, long, tries = 20_000, 80_000, 3
+// longRuns are runs without a break in the pre-tokenizer's pattern: the inputs on which BPE
+// implementations go quadratic.
+var longRuns = []struct{ name, unit string }{
+	{"one letter", "a"},
+	{"one capital letter", "A"},
+	{"a combining mark", "\u0301"},
+	{"one CJK character", "語"},
+	{"one emoji", "🦀"},
+	{"spaces", " "},
+	{"one symbol", "="},
+}
+
+// TestFastBackendCountsLongRuns checks the fast backend's answers on 80,000-unit runs: one
+// boundary per token, on rune boundaries, the last at the end. That it does so in linear time
+// is measured by BenchmarkLongRuns (compare the two sizes with go tool benchstat), never
+// asserted here: a timing assertion fails on a loaded machine, not on a slow algorithm.
+func TestFastBackendCountsLongRuns(t *testing.T) {
+	t.Parallel()
 	// p50k_base shares r50k_base's pattern and merge code.
 	for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
 		c := counter(t, enc, tiktoken.Fast)
-		for _, r := range runs {
+		for _, r := range longRuns {
 			t.Run(fmt.Sprintf("%s on a run of %s", enc, r.name), func(t *testing.T) {
-				shortText := []string{strings.Repeat(r.unit, short)}
-				longText := []string{strings.Repeat(r.unit, long)}
-				timeCount := func(texts []string) time.Duration {
-					start := time.Now()
-					if _, err := c.Count(context.Background(), texts); err != nil {
-						t.Fatal(err)
-					}
-					return time.Since(start)
+				texts := []string{strings.Repeat(r.unit, 80_000)}
+				counts, err := c.Count(context.Background(), texts)
+				if err != nil {
+					t.Fatal(err)
 				}
-				a, b := time.Duration(1<<63-1), time.Duration(1<<63-1)
-				for range tries {
-					a = min(a, timeCount(shortText))
-					b = min(b, timeCount(longText))
+				bounds, err := c.Boundaries(context.Background(), texts)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if ratio := float64(b) / float64(a); ratio > 10 {
-					t.Errorf("%d units took %v, %d units %v: %.1f× for 4× the input", short, a, long, b, ratio)
-				} else {
-					t.Logf("%d units: %v, %d units: %v (%.1f×)", short, a, long, b, ratio)
+				if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+					t.Fatal(err)
+				}
+				if counts[0] != len(bounds[0]) || counts[0] == 0 {
+					t.Errorf("Count = %d, %d boundaries", counts[0], len(bounds[0]))
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkLongRuns counts each long run at 20,000 and 80,000 units with the fast backend.
+// Linear work takes 4× as long for the longer run:
+//
+//	go test -run '^$' -bench LongRuns -count 10 ./plugins/tiktoken | tee runs.txt
+//	go tool benchstat -col /units runs.txt
+func BenchmarkLongRuns(b *testing.B) {
+	for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
+		c := counter(b, enc, tiktoken.Fast)
+		for _, r := range longRuns {
+			for _, n := range []int{20_000, 80_000} {
+				b.Run(fmt.Sprintf("enc=%s/run=%s/units=%d", enc, strings.ReplaceAll(r.name, " ", "-"), n), func(b *testing.B) {
+					texts := []string{strings.Repeat(r.unit, n)}
+					b.SetBytes(int64(len(texts[0])))
+					for b.Loop() {
+						if _, err := c.Count(context.Background(), texts); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

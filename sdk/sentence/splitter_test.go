@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -414,19 +413,15 @@ func pathological() map[string]string {
 	}
 }
 
-func TestEndsIsLinearOnPathologicalInput(t *testing.T) {
+// TestEndsOnPathologicalInput splits each 1 MB pathological text and checks the invariants.
+// Quadratic work on 1 MB would run into the test timeout; the speed itself is measured by the
+// package's benchmarks, not asserted here.
+func TestEndsOnPathologicalInput(t *testing.T) {
 	t.Parallel()
 	for name, text := range pathological() {
-		t.Run("a 1 MB text of "+name+" is split in linear time", func(t *testing.T) {
+		t.Run("a 1 MB text of "+name+" is split", func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
-			ends := sentence.Ends(text)
-			// Linear work takes milliseconds even under -race; quadratic work on 1 MB takes
-			// hours, so the bound is loose enough never to flake.
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("Ends took %v on 1 MB: superlinear", d)
-			}
-			checkInvariants(t, text, ends)
+			checkInvariants(t, text, sentence.Ends(text))
 		})
 	}
 }
