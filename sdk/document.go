@@ -89,15 +89,7 @@ func (d *Document) Canonical() Canonical {
 // *InputError that names the block and the byte offset, and matches ErrInvalidInput.
 func (d *Document) Validate() error {
 	for i, b := range d.Blocks {
-		if !utf8.ValidString(b.Text) {
-			off := 0
-			for off < len(b.Text) {
-				r, size := utf8.DecodeRuneInString(b.Text[off:])
-				if r == utf8.RuneError && size <= 1 {
-					break
-				}
-				off += size
-			}
+		if off := InvalidUTF8At(b.Text); off >= 0 {
 			return &InputError{Document: d.ID, Block: i, Offset: off, Field: "text", Problem: "invalid UTF-8"}
 		}
 		if b.Kind == KindHeading && b.Level < 1 {
@@ -106,6 +98,20 @@ func (d *Document) Validate() error {
 		}
 	}
 	return nil
+}
+
+// InvalidUTF8At returns the byte offset of the first byte of s that does not start a valid
+// UTF-8 sequence, or -1 when s is valid UTF-8. Callers holding bytes check utf8.Valid first
+// and convert only on the error path.
+func InvalidUTF8At(s string) int {
+	for off := 0; off < len(s); {
+		r, size := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
 }
 
 // IsBlank reports whether s holds nothing but white space.

@@ -154,3 +154,15 @@ func TestStampPrefersTheRequestAndCopiesLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidUTF8At(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{{"", -1}, {"héllo", -1}, {"ab\xffc", 2}, {"é\x80", 2}, {"\xe2\x82", 0}} {
+		if got := sdk.InvalidUTF8At(tc.in); got != tc.want {
+			t.Errorf("InvalidUTF8At(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

@@ -138,14 +138,7 @@ func ParseContent(data []byte) (*Content, error) {
 		p.base = 3
 	}
 	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, size := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			off += size
-		}
+		off := sdk.InvalidUTF8At(string(data))
 		return nil, p.errorf(off, "", "invalid UTF-8 (byte 0x%02x)", data[off])
 	}
 	if c, ok := quickContent(data[p.base:]); ok {

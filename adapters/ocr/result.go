@@ -229,7 +229,7 @@ func finiteNonNegative(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 func regionBlock(reg Region, i int, opts Options) (sdk.Block, error) {
 	field := func(name string) string { return fmt.Sprintf("regions[%d].%s", i, name) }
 	if !utf8.ValidString(reg.Text) {
-		return sdk.Block{}, inputError(opts.ID, -1, field("text"), "invalid UTF-8 at byte %d of the text", invalidAt(reg.Text))
+		return sdk.Block{}, inputError(opts.ID, -1, field("text"), "invalid UTF-8 at byte %d of the text", sdk.InvalidUTF8At(reg.Text))
 	}
 	kind := reg.Kind
 	if kind == "" {
@@ -274,16 +274,4 @@ func regionBlock(reg Region, i int, opts Options) (sdk.Block, error) {
 	}
 	text := strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(reg.Text, "\r\n", "\n"), "\r", "\n"))
 	return sdk.Block{Kind: kind, Text: text, Level: level, Page: reg.Page, Attrs: attrs}, nil
-}
-
-// invalidAt returns the byte offset of the first invalid UTF-8 sequence in s.
-func invalidAt(s string) int {
-	for off := 0; off < len(s); {
-		r, size := utf8.DecodeRuneInString(s[off:])
-		if r == utf8.RuneError && size <= 1 {
-			return off
-		}
-		off += size
-	}
-	return len(s)
 }

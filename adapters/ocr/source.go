@@ -30,14 +30,7 @@ func checkUTF8(src []byte, docID, what string) error {
 	if utf8.Valid(src) {
 		return nil
 	}
-	off := 0
-	for off < len(src) {
-		r, size := utf8.DecodeRune(src[off:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		off += size
-	}
+	off := sdk.InvalidUTF8At(string(src))
 	line := 1 + bytes.Count(src[:off], []byte{'\n'})
 	return &sdk.InputError{
 		Document: docID,

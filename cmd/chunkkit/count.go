@@ -9,6 +9,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // countCmd counts the tokens of standard input: the whole text, or with --jsonl one JSON
@@ -62,7 +64,7 @@ func readTexts(r io.Reader, jsonl bool) ([]string, error) {
 			return nil, fmt.Errorf("reading standard input: %w", err)
 		}
 		if !utf8.Valid(b) {
-			return nil, fmt.Errorf("standard input: at byte %d: invalid UTF-8", invalidAt(b))
+			return nil, fmt.Errorf("standard input: at byte %d: invalid UTF-8", sdk.InvalidUTF8At(string(b)))
 		}
 		return []string{string(b)}, nil
 	}
@@ -83,15 +85,4 @@ func readTexts(r io.Reader, jsonl bool) ([]string, error) {
 		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
 	return texts, nil
-}
-
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
