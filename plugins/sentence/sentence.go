@@ -1,0 +1,193 @@
+package sentence
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	uax29 "github.com/clipperhouse/uax29/v2/sentences"
+	punkt "github.com/neurosnap/sentences"
+	"github.com/neurosnap/sentences/english"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// The model names New accepts.
+const (
+	// PunktEnglish ("punkt:en") selects Punkt with its English model.
+	PunktEnglish = "punkt:en"
+	// UAX29 ("uax29") selects the Unicode UAX #29 sentence boundaries.
+	UAX29 = "uax29"
+)
+
+// Models returns the model names New accepts, sorted: "punkt:en", "uax29".
+func Models() []string { return []string{PunktEnglish, UAX29} }
+
+// New returns the splitter for model, "punkt:en" or "uax29". Any other model, including "",
+// is an error matching sdk.ErrUnsupported that lists both. Loading the Punkt model
+// decompresses and parses its embedded training data (a few milliseconds); a model that
+// fails to load is an error matching sdk.ErrInvalidConfig. The splitter is safe for
+// concurrent use.
+func New(model string) (sdk.SentenceSplitter, error) {
+	switch model {
+	case PunktEnglish:
+		tok, err := english.NewSentenceTokenizer(nil)
+		if err != nil {
+			return nil, fmt.Errorf("sentence: load the punkt:en model: %v: %w", err, sdk.ErrInvalidConfig)
+		}
+		return &Splitter{name: PunktEnglish, engine: punktEngine{tok}}, nil
+	case UAX29:
+		return &Splitter{name: UAX29, engine: uaxEngine{}}, nil
+	}
+	return nil, fmt.Errorf("sentence: unknown model %q; want %q or %q: %w", model, PunktEnglish, UAX29, sdk.ErrUnsupported)
+}
+
+// Splitters serves the models of New by name, for serve.SentenceSplitter. The model ""
+// selects "punkt:en". Each model is loaded on first use and then shared. The zero value is
+// ready to use and safe for concurrent use; a Splitters must not be copied after first use.
+type Splitters struct {
+	once  [2]sync.Once
+	split [2]sdk.SentenceSplitter
+	err   [2]error
+}
+
+// Models returns the models served, as the package-level Models does.
+func (*Splitters) Models() []string { return Models() }
+
+// Splitter returns the splitter for model, loading it on first use, with the errors of New.
+func (s *Splitters) Splitter(_ context.Context, model string) (sdk.SentenceSplitter, error) {
+	i := 0
+	switch model {
+	case "", PunktEnglish:
+		model = PunktEnglish
+	case UAX29:
+		i = 1
+	default:
+		return New(model)
+	}
+	s.once[i].Do(func() { s.split[i], s.err[i] = New(model) })
+	return s.split[i], s.err[i]
+}
+
+// Splitter is a sentence splitter returned by New. It implements sdk.SentenceSplitter and
+// sdk.Namer and is safe for concurrent use. The zero value is not usable; call New.
+type Splitter struct {
+	name   string
+	engine engine
+}
+
+// engine proposes sentence ends for one text; normalize turns them into the sdk contract.
+type engine interface {
+	ends(text string) []int
+}
+
+// Name returns the model the splitter was made for: "punkt:en" or "uax29".
+func (s *Splitter) Name() string { return s.name }
+
+// Split returns, for each text, the end byte offset of each sentence: strictly increasing,
+// on rune boundaries, the last equal to len(text); nil for a text with no non-space rune.
+// White space after a sentence belongs to it. Split checks ctx before each text and, once
+// ctx is done, returns an error that wraps ctx.Err() and names the text it stopped at. It
+// never fails otherwise: invalid UTF-8 is split like any other text.
+func (s *Splitter) Split(ctx context.Context, texts []string) ([][]int, error) {
+	out := make([][]int, len(texts))
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("sentence %s: text %d of %d: %w", s.name, i, len(texts), err)
+		}
+		out[i] = s.Ends(text)
+	}
+	return out, nil
+}
+
+// Ends returns the sentence ends of one text, as Split does.
+func (s *Splitter) Ends(text string) []int {
+	if sdk.IsBlank(text) {
+		return nil
+	}
+	return normalize(text, s.engine.ends(text))
+}
+
+// normalize turns an engine's proposed ends, in any order and possibly out of range, inside
+// runes or before white space, into ends that meet the sdk contract: each is moved forward
+// past any white space (which belongs to the sentence before) and onto a rune boundary, ends
+// that would leave a sentence without a non-space rune are dropped, and len(text) closes the
+// list. text must not be blank.
+func normalize(text string, proposed []int) []int {
+	ends := make([]int, 0, len(proposed)+1)
+	prev := 0
+	for _, e := range proposed {
+		if e <= prev || e >= len(text) {
+			continue
+		}
+		for e < len(text) && !utf8.RuneStart(text[e]) {
+			e++
+		}
+		e = skipSpace(text, e)
+		if e >= len(text) || sdk.IsBlank(text[prev:e]) {
+			continue
+		}
+		ends = append(ends, e)
+		prev = e
+	}
+	return append(ends, len(text))
+}
+
+// skipSpace returns the offset of the first rune at or after i that is not white space.
+// i must be a rune boundary.
+func skipSpace(text string, i int) int {
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// punktEngine proposes the ends of the sentences Punkt finds.
+type punktEngine struct {
+	tok *punkt.DefaultSentenceTokenizer
+}
+
+// ends maps Punkt's sentences back to byte offsets. Punkt reports each sentence's byte range
+// with its text; a range whose text does not match is located by searching for the trimmed
+// sentence text after the previous end, and dropped if it cannot be found, so a
+// misreported range can only merge sentences, never lose or reorder bytes.
+func (p punktEngine) ends(text string) []int {
+	sents := p.tok.Tokenize(text)
+	ends := make([]int, 0, len(sents))
+	cursor := 0
+	for _, s := range sents {
+		if s.Start >= 0 && s.Start <= s.End && s.End <= len(text) && text[s.Start:s.End] == s.Text && s.End > cursor {
+			ends = append(ends, s.End)
+			cursor = s.End
+			continue
+		}
+		want := strings.TrimSpace(s.Text)
+		if want == "" {
+			continue
+		}
+		if i := strings.Index(text[cursor:], want); i >= 0 {
+			cursor += i + len(want)
+			ends = append(ends, cursor)
+		}
+	}
+	return ends
+}
+
+// uaxEngine proposes the ends of UAX #29 sentences.
+type uaxEngine struct{}
+
+func (uaxEngine) ends(text string) []int {
+	var ends []int
+	it := uax29.FromString(text)
+	for it.Next() {
+		ends = append(ends, it.End())
+	}
+	return ends
+}
