@@ -123,10 +123,7 @@ func normalize(text string, proposed []int) []int {
 		if e <= prev || e >= len(text) {
 			continue
 		}
-		for e < len(text) && !utf8.RuneStart(text[e]) {
-			e++
-		}
-		e = skipSpace(text, e)
+		e = nextStart(text, e)
 		if e >= len(text) || sdk.IsBlank(text[prev:e]) {
 			continue
 		}
@@ -136,10 +133,15 @@ func normalize(text string, proposed []int) []int {
 	return append(ends, len(text))
 }
 
-// skipSpace returns the offset of the first rune at or after i that is not white space.
-// i must be a rune boundary.
-func skipSpace(text string, i int) int {
+// nextStart returns the first offset at or after i where a sentence may start: a byte that
+// starts a rune (utf8.RuneStart, so a stray continuation byte of invalid UTF-8 stays with the
+// sentence before) and is not white space; len(text) if there is none.
+func nextStart(text string, i int) int {
 	for i < len(text) {
+		if !utf8.RuneStart(text[i]) {
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !unicode.IsSpace(r) {
 			break
