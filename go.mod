@@ -16,8 +16,8 @@ require (
 )
 
 require (
-	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/neurosnap/sentences v1.1.2 // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0
+	github.com/neurosnap/sentences v1.1.2
 )
 
 require (
