@@ -161,7 +161,11 @@ type punktEngine struct {
 // sentence text after the previous end, and dropped if it cannot be found, so a
 // misreported range can only merge sentences, never lose or reorder bytes.
 func (p punktEngine) ends(text string) []int {
-	sents := p.tok.Tokenize(text)
+	return punktEnds(text, p.tok.Tokenize(text))
+}
+
+// punktEnds maps Punkt's sentences of text to proposed ends, as punktEngine.ends describes.
+func punktEnds(text string, sents []*punkt.Sentence) []int {
 	ends := make([]int, 0, len(sents))
 	cursor := 0
 	for _, s := range sents {
