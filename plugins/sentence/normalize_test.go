@@ -1,8 +1,11 @@
 package sentence
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	uax29 "github.com/clipperhouse/uax29/v2/sentences"
 	"github.com/google/go-cmp/cmp"
 	punkt "github.com/neurosnap/sentences"
 )
@@ -52,4 +55,94 @@ func TestPunktEndsLocatesMisreportedSentences(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSqueezeSpaceKeepsPunktAnswersAndMapsBack(t *testing.T) {
+	t.Parallel()
+	tok, err := New(PunktEnglish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tok.(*Splitter).engine.(punktEngine)
+	long := strings.Repeat(" ", 40)
+	cases := []struct {
+		name, text string
+	}{
+		{"spaces between sentences", "One is here." + long + "Two is there."},
+		{"a blank line made of many line feeds", "Title" + strings.Repeat("\n", 30) + "Body text. More."},
+		{"spaces and line feeds mixed", "Mr." + long + "\n" + long + "Smith left. He ran." + long},
+		{"leading and trailing runs", long + "Pi is 3.14. That is known." + long + "\n\n"},
+		{"an abbreviation before a run", "It is 5 p.m." + long + "Tomorrow is fine."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" splits as the short form does", func(t *testing.T) {
+			short, runs := squeeze(tc.text, spaceRun, punktSpace)
+			if len(runs) == 0 || len(short) >= len(tc.text) {
+				t.Fatalf("squeeze(%q) squeezed nothing", tc.text)
+			}
+			got := normalize(tc.text, p.ends(tc.text))
+			// The same text with every long run replaced by its squeezed form, split by Punkt
+			// directly, must give the same sentences, white space aside.
+			want := normalize(short, punktEnds(short, p.tok.Tokenize(short)))
+			if len(got) != len(want) {
+				t.Fatalf("%q: %d sentences %v, the squeezed text %q has %d %v", tc.text, len(got), got, short, len(want), want)
+			}
+			prevG, prevW := 0, 0
+			for i := range got {
+				g, w := strings.TrimSpace(tc.text[prevG:got[i]]), strings.TrimSpace(short[prevW:want[i]])
+				if strings.Join(strings.Fields(g), " ") != strings.Join(strings.Fields(w), " ") {
+					t.Errorf("sentence %d: %q, squeezed %q", i, g, w)
+				}
+				prevG, prevW = got[i], want[i]
+			}
+		})
+	}
+	t.Run("unsqueeze maps offsets around and inside runs", func(t *testing.T) {
+		text := "ab" + long + "cd" + long + "ef"
+		short, runs := squeeze(text, spaceRun, punktSpace)
+		if short != "ab  cd  ef" {
+			t.Fatalf("squeeze = %q", short)
+		}
+		for p, want := range map[int]int{0: 0, 2: 2, 3: 42, 4: 42, 5: 43, 6: 44, 7: 84, 8: 84, 10: 86} {
+			if got := unsqueeze(runs, p); got != want {
+				t.Errorf("unsqueeze(%d) = %d, want %d", p, got, want)
+			}
+		}
+	})
+}
+
+// FuzzSqueezeKeepsAnswers checks that squeezing long runs before an engine sees a text
+// changes no sentence end: each engine's normalized answer equals its answer on the text as
+// is.
+func FuzzSqueezeKeepsAnswers(f *testing.F) {
+	long := strings.Repeat(" ", 20)
+	for _, seed := range []string{
+		"One." + long + "Two.", "One." + strings.Repeat(")", 20) + " Two.", "He said \"" + strings.Repeat("\"", 20) + "Stop.",
+		"Title" + strings.Repeat("\n", 20) + "Body. More.", "Mr." + long + "\n" + long + "Smith left.", "a.\t" + strings.Repeat("\t", 20) + "b",
+		"U.S." + strings.Repeat("\u3000", 10) + "Army", "x" + strings.Repeat("«", 10) + ". Y", "No." + long + "5 is it." + long,
+	} {
+		f.Add(seed)
+	}
+	p, err := New(PunktEnglish)
+	if err != nil {
+		f.Fatal(err)
+	}
+	tok := p.(*Splitter).engine.(punktEngine).tok
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4000 || strings.TrimSpace(text) == "" {
+			return
+		}
+		var raw []int
+		it := uax29.FromString(text)
+		for it.Next() {
+			raw = append(raw, it.End())
+		}
+		if want, got := normalize(text, raw), normalize(text, uaxEngine{}.ends(text)); !slices.Equal(want, got) {
+			t.Errorf("uax29: %q: squeezed %v, as is %v", text, got, want)
+		}
+		want := normalize(text, punktEnds(text, tok.Tokenize(text)))
+		if got := normalize(text, punktEngine{tok}.ends(text)); !slices.Equal(want, got) {
+			t.Errorf("punkt:en: %q: squeezed %v, as is %v", text, got, want)
+		}
+	})
 }

@@ -119,12 +119,26 @@ func (s *Splitter) Ends(text string) []int {
 func normalize(text string, proposed []int) []int {
 	ends := make([]int, 0, len(proposed)+1)
 	prev := 0
+	// nextStart(text, from) == reach, and every byte of text[from:reach] is skipped by it, so
+	// nextStart of any proposal in [from, reach] is reach: remembering it keeps a run of
+	// proposals inside one long stretch of white space linear. rejected is the last end
+	// dropped for leaving a blank sentence, so that check also runs once per end.
+	from, reach, rejected := -1, -1, -1
 	for _, e := range proposed {
 		if e <= prev || e >= len(text) {
 			continue
 		}
-		e = nextStart(text, e)
-		if e >= len(text) || sdk.IsBlank(text[prev:e]) {
+		if e >= from && e <= reach {
+			e = reach
+		} else {
+			from, reach = e, nextStart(text, e)
+			e = reach
+		}
+		if e <= prev || e >= len(text) || e == rejected {
+			continue
+		}
+		if sdk.IsBlank(text[prev:e]) {
+			rejected = e
 			continue
 		}
 		ends = append(ends, e)
@@ -161,7 +175,8 @@ type punktEngine struct {
 // sentence text after the previous end, and dropped if it cannot be found, so a
 // misreported range can only merge sentences, never lose or reorder bytes.
 func (p punktEngine) ends(text string) []int {
-	return punktEnds(text, p.tok.Tokenize(text))
+	short, runs := squeeze(text, spaceRun, punktSpace)
+	return unsqueezeAll(runs, punktEnds(short, p.tok.Tokenize(short)))
 }
 
 // punktEnds maps Punkt's sentences of text to proposed ends, as punktEngine.ends describes.
@@ -190,10 +205,11 @@ func punktEnds(text string, sents []*punkt.Sentence) []int {
 type uaxEngine struct{}
 
 func (uaxEngine) ends(text string) []int {
+	short, runs := squeeze(text, repeatRun, uaxRepeat)
 	var ends []int
-	it := uax29.FromString(text)
+	it := uax29.FromString(short)
 	for it.Next() {
 		ends = append(ends, it.End())
 	}
-	return ends
+	return unsqueezeAll(runs, ends)
 }
