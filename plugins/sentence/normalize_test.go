@@ -120,6 +120,7 @@ func FuzzSqueezeKeepsAnswers(f *testing.F) {
 		"One." + long + "Two.", "One." + strings.Repeat(")", 20) + " Two.", "He said \"" + strings.Repeat("\"", 20) + "Stop.",
 		"Title" + strings.Repeat("\n", 20) + "Body. More.", "Mr." + long + "\n" + long + "Smith left.", "a.\t" + strings.Repeat("\t", 20) + "b",
 		"U.S." + strings.Repeat("\u3000", 10) + "Army", "x" + strings.Repeat("«", 10) + ". Y", "No." + long + "5 is it." + long,
+		"One." + strings.Repeat(")\"", 10) + " Two.", "One.\u00a0" + strings.Repeat(" \u00a0", 7) + "two.", "a(" + strings.Repeat("[{“", 6) + "b. C",
 	} {
 		f.Add(seed)
 	}

@@ -205,7 +205,7 @@ func punktEnds(text string, sents []*punkt.Sentence) []int {
 type uaxEngine struct{}
 
 func (uaxEngine) ends(text string) []int {
-	short, runs := squeeze(text, repeatRun, uaxRepeat)
+	short, runs := squeeze(text, classRun, uaxRepeat)
 	var ends []int
 	it := uax29.FromString(short)
 	for it.Next() {

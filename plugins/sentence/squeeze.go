@@ -30,6 +30,10 @@ func squeeze(text string, run func(string) int, replace func(string) string) (st
 	var runs []squeezedRun
 	copied := 0 // text[copied:] is not yet in b
 	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && !asciiRunStart(c) {
+			i++ // the common case, kept cheap: an ASCII byte that starts no run
+			continue
+		}
 		n := run(text[i:])
 		if n <= maxRun {
 			_, size := utf8.DecodeRuneInString(text[i:])
@@ -51,6 +55,16 @@ func squeeze(text string, run func(string) int, replace func(string) string) (st
 	}
 	b.WriteString(text[copied:])
 	return b.String(), runs
+}
+
+// asciiRunStart reports whether the ASCII byte c may start a run of spaceRun or classRun:
+// white space, brackets and quotation marks. Every other ASCII byte starts none.
+func asciiRunStart(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r', '(', ')', '[', ']', '{', '}', '"', '\'':
+		return true
+	}
+	return false
 }
 
 // unsqueezeAll maps offsets in a squeezed text back to the text, in place.
@@ -104,37 +118,40 @@ func punktSpace(run string) string {
 	return run[:first] + "\n\n"[:newlines] + run[len(run)-last:]
 }
 
-// repeatRun is the length of the run of one repeated rune s starts with, if that rune is
-// one UAX #29 never breaks inside a run of: white space other than line and paragraph
-// separators (class Sp), or opening and closing punctuation and quotation marks (class
-// Close). It is 0 for any other rune and for invalid UTF-8.
-func repeatRun(s string) int {
-	r, size := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || !uaxSqueezable(r) {
+// classRun is the length of the run s starts with of runes of one UAX #29 class that the
+// annex never breaks inside: white space other than line and paragraph separators (class
+// Sp), or opening and closing punctuation and quotation marks (class Close). It is 0 if s
+// starts with any other rune or with invalid UTF-8.
+func classRun(s string) int {
+	class := uaxClass(s)
+	if class == 0 {
 		return 0
 	}
-	n := size
-	for n < len(s) {
-		next, nsize := utf8.DecodeRuneInString(s[n:])
-		if next != r {
-			break
-		}
-		n += nsize
+	n := 0
+	for n < len(s) && uaxClass(s[n:]) == class {
+		_, size := utf8.DecodeRuneInString(s[n:])
+		n += size
 	}
 	return n
 }
 
-// uaxSqueezable reports whether r is of UAX #29 class Sp or Close.
-func uaxSqueezable(r rune) bool {
-	switch r {
-	case '\n', '\r', '\u0085', '\u2028', '\u2029':
-		return false
+// uaxClass returns 1 if s starts with a rune of class Sp, 2 for class Close, 0 otherwise.
+func uaxClass(s string) int {
+	r, _ := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError || r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029':
+		return 0
+	case unicode.IsSpace(r):
+		return 1
+	case unicode.In(r, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf, unicode.Quotation_Mark):
+		return 2
 	}
-	return unicode.IsSpace(r) || unicode.In(r, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf, unicode.Quotation_Mark)
+	return 0
 }
 
-// uaxRepeat is what UAX #29 needs of a run of one repeated rune: three of it. Its rules see
-// such runs only as Sp* or Close*, so the length past one does not change any boundary.
+// uaxRepeat is what UAX #29 needs of a run of one class: three of its first rune. The
+// annex's rules see such runs only as Sp* or Close*, so neither the length past one nor
+// which runes of the class they hold changes any boundary.
 func uaxRepeat(run string) string {
 	_, size := utf8.DecodeRuneInString(run)
 	return strings.Repeat(run[:size], 3)
