@@ -137,6 +137,15 @@ func classRun(s string) int {
 
 // uaxClass returns 1 if s starts with a rune of class Sp, 2 for class Close, 0 otherwise.
 func uaxClass(s string) int {
+	if s[0] < utf8.RuneSelf {
+		switch s[0] {
+		case ' ', '\t', '\v', '\f':
+			return 1
+		case '(', ')', '[', ']', '{', '}', '"', '\'':
+			return 2
+		}
+		return 0
+	}
 	r, _ := utf8.DecodeRuneInString(s)
 	switch {
 	case r == utf8.RuneError || r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029':
