@@ -11,7 +11,7 @@ COUNT     ?= 10
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-16s %s\n", $$1, $$2}'
 
-PLUGINS := ./plugins/tiktoken/cmd/chunkkit-tiktoken
+PLUGINS := ./plugins/tiktoken/cmd/chunkkit-tiktoken ./plugins/sentence/cmd/chunkkit-sentence
 
 .PHONY: build
 build: ## Build chunkkit and every plugin into bin/, with the plugin manifest.

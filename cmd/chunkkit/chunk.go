@@ -34,6 +34,7 @@ type chunkOptions struct {
 	format    string
 	minConf   float64
 	split     int
+	sentences string
 }
 
 func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -52,6 +53,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
 	fs.IntVar(&o.n, "n", 10, "chunks to show in text output (-1 for all)")
 	fs.StringVar(&o.format, "format", "text", "output format: text or jsonl")
+	fs.StringVar(&o.sentences, "sentences", "rules", "sentence splitter for oversized blocks: rules (in-process), plugin:sentence:punkt:en or plugin:sentence:uax29")
 	fs.IntVar(&o.split, "split-level", chunkers.DefaultSplitLevel, "sections strategy: headings up to this level start a section (-1: one section)")
 	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
@@ -84,7 +86,11 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	chunker, err := newChunker(o, counter)
+	splitter, err := p.sentenceSplitter(ctx, o.sentences)
+	if err != nil {
+		return err
+	}
+	chunker, err := newChunker(o, counter, splitter)
 	if err != nil {
 		return err
 	}
@@ -152,7 +158,7 @@ func readDocument(path, from string, minConfidence float64) (*sdk.Document, erro
 	return doc, nil
 }
 
-func newChunker(o chunkOptions, counter sdk.TokenCounter) (sdk.Chunker, error) {
+func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.SentenceSplitter) (sdk.Chunker, error) {
 	overlap := o.overlap // the flag's -1 (default) is the chunkers' 0 (default); its 0 is none
 	switch {
 	case overlap < 0:
@@ -162,7 +168,7 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter) (sdk.Chunker, error) {
 	}
 	switch o.strategy {
 	case "heading":
-		return &chunkers.HeadingAware{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
+		return &chunkers.HeadingAware{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
 	case "fixed":
 		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
 	case "sections":
@@ -170,7 +176,7 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter) (sdk.Chunker, error) {
 		if split < 0 {
 			split = chunkers.NoSplit
 		}
-		return &chunkers.Sections{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
+		return &chunkers.Sections{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
 	case "noop":
 		return &chunkers.Noop{Counter: counter}, nil
 	}

@@ -28,12 +28,14 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	build := exec.Command("go", "build", "-o", dir+"/", "github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken")
+	build := exec.Command("go", "build", "-o", dir+"/",
+		"github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken",
+		"github.com/chunkkit/chunkkit/plugins/sentence/cmd/chunkkit-sentence")
 	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the tiktoken plugin: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "building the plugins: %v\n%s", err, out)
 		return 1
 	}
-	if err := host.BuildManifest(dir, firstParty[:1]); err != nil {
+	if err := host.BuildManifest(dir, []host.Entry{firstParty[0], firstParty[2]}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -154,5 +156,38 @@ func TestConformanceCommandPassesForTheTiktokenPlugin(t *testing.T) {
 	stdout, stderr, code := runCLI(t, "conformance", "--tokenizer", "tiktoken:cl100k_base")
 	if code != 0 || !strings.Contains(stdout, "9 laws, 0 failed") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestChunkWithASentencePlugin(t *testing.T) {
+	for _, spec := range []string{"plugin:sentence:punkt:en", "plugin:sentence:uax29"} {
+		t.Run(spec+" splits the oversized paragraphs", func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, "chunk", "../../testdata/sample.md", "--sentences", spec,
+				"--max-tokens", "40", "--format", "jsonl")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			n := 0
+			for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+				var c struct {
+					Kind       string `json:"kind"`
+					TokenCount int    `json:"token_count"`
+				}
+				if err := jsonUnmarshal(line, &c); err != nil {
+					t.Fatal(err)
+				}
+				if c.Kind == "body" && c.TokenCount > 40 {
+					t.Errorf("a body chunk of %d tokens exceeds 40", c.TokenCount)
+				}
+				n++
+			}
+			if n < 30 {
+				t.Errorf("only %d chunks at a 40-token budget", n)
+			}
+		})
+	}
+	_, stderr, code := runCLI(t, "chunk", "../../testdata/sample.md", "--sentences", "plugin:absent:x")
+	if code != 1 || !strings.Contains(stderr, `no plugin named "absent"`) {
+		t.Errorf("an unknown splitter plugin: exit %d, stderr %q", code, stderr)
 	}
 }
