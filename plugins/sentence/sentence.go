@@ -73,7 +73,8 @@ func (s *Splitters) Splitter(_ context.Context, model string) (sdk.SentenceSplit
 }
 
 // Splitter is a sentence splitter returned by New. It implements sdk.SentenceSplitter and
-// sdk.Namer and is safe for concurrent use. The zero value is not usable; call New.
+// sdk.Namer and is safe for concurrent use. The zero value is not usable: its Split returns
+// an error matching sdk.ErrInvalidConfig; call New.
 type Splitter struct {
 	name   string
 	engine engine
@@ -93,6 +94,9 @@ func (s *Splitter) Name() string { return s.name }
 // ctx is done, returns an error that wraps ctx.Err() and names the text it stopped at. It
 // never fails otherwise: invalid UTF-8 is split like any other text.
 func (s *Splitter) Split(ctx context.Context, texts []string) ([][]int, error) {
+	if s.engine == nil {
+		return nil, fmt.Errorf("sentence: Split on a zero Splitter; make one with New: %w", sdk.ErrInvalidConfig)
+	}
 	out := make([][]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
@@ -103,7 +107,7 @@ func (s *Splitter) Split(ctx context.Context, texts []string) ([][]int, error) {
 	return out, nil
 }
 
-// Ends returns the sentence ends of one text, as Split does.
+// Ends returns the sentence ends of one text, as Split does. s must come from New.
 func (s *Splitter) Ends(text string) []int {
 	if sdk.IsBlank(text) {
 		return nil

@@ -164,6 +164,14 @@ func TestSplittersServesBothModelsAndDefaultsToPunkt(t *testing.T) {
 	}
 }
 
+func TestAZeroSplitterIsAnErrorNotAPanic(t *testing.T) {
+	t.Parallel()
+	var s sentence.Splitter
+	if _, err := s.Split(context.Background(), []string{"One. Two."}); !errors.Is(err, sdk.ErrInvalidConfig) {
+		t.Errorf("zero Splitter: Split error = %v, want one matching sdk.ErrInvalidConfig", err)
+	}
+}
+
 func TestSplitStopsAtACancelledContext(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
