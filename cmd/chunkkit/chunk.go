@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -47,7 +48,8 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&o.tokenizer, "tokenizer", defaultTokenizer, "tokenizer spec: "+tokenizerHelp)
 	fs.StringVar(&o.strategy, "strategy", "heading", "chunking strategy: heading, sections, noop or fixed")
 	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk")
-	fs.IntVar(&o.overlap, "overlap-tokens", -1, "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
+	o.overlap = -1 // the chunkers' default unless the flag is given
+	fs.Var((*optionalInt)(&o.overlap), "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
 	fs.StringVar(&o.tenant, "tenant", "", "tenant ID stamped on every chunk")
 	fs.StringVar(&o.corpus, "corpus", "", "corpus ID stamped on every chunk")
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
@@ -62,10 +64,7 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return errUsage
+		return err
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "chunkkit chunk: want one FILE, got %d arguments\n", len(pos))
@@ -267,4 +266,25 @@ func preview(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// optionalInt is an int flag whose unset value (-1) is not printed as a default, because the
+// real default depends on other flags. String is only used by the flag package to print
+// defaults, so it keeps quiet for 0 too (the flag package compares with the zero value).
+type optionalInt int
+
+func (v *optionalInt) String() string {
+	if v == nil || *v <= 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*v))
+}
+
+func (v *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number of tokens, 0 or more")
+	}
+	*v = optionalInt(n)
+	return nil
 }

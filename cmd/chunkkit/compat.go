@@ -30,10 +30,7 @@ func compatCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Usage = func() { fmt.Fprint(stderr, compatUsage) }
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return errUsage
+		return err
 	}
 	if len(pos) != 1 {
 		fmt.Fprint(stderr, compatUsage)

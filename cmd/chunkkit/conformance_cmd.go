@@ -23,10 +23,7 @@ func conformanceCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return errUsage
+		return err
 	}
 	if len(pos) == 1 && *tokenizer == "" && *splitter == "" {
 		*tokenizer = pos[0] // chunkkit conformance SPEC

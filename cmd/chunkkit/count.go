@@ -26,10 +26,7 @@ func countCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return errUsage
+		return err
 	}
 	if len(pos) != 0 {
 		fmt.Fprintf(stderr, "chunkkit count: reads standard input; unexpected argument %q\n", pos[0])

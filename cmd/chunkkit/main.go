@@ -86,12 +86,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // parseInterspersed parses flags that may come before, between or after positional
-// arguments, and returns the positional ones.
+// arguments, and returns the positional ones. A bad flag (already reported by fs) gives
+// errUsage; -h gives flag.ErrHelp.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); err == flag.ErrHelp {
 			return nil, err
+		} else if err != nil {
+			return nil, errUsage
 		}
 		args = fs.Args()
 		if len(args) == 0 {
