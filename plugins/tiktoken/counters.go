@@ -13,7 +13,8 @@ const DefaultModel = "cl100k_base"
 // Counters hands out a shared Counter per model string, building each on first use; it is what
 // the tiktoken plugin serves (it satisfies sdk/serve's Counters interface). The zero value is
 // ready to use and safe for concurrent use. A Counters keeps every Counter it built for its own
-// lifetime: at most one per model of Models, about 80 MB of heap for all eight.
+// lifetime: at most one per encoding and backend ("cl100k_base" and "cl100k_base@fast" share
+// one), about 80 MB of heap for all eight.
 type Counters struct {
 	mu      sync.Mutex
 	entries map[model]*entry

@@ -40,12 +40,13 @@ func Encodings() []string {
 }
 
 // Models returns every model string this package serves, as ParseModel accepts them: each
-// encoding alone (the Fast backend) and followed by "@reference" (the Reference backend). The
-// caller owns the returned slice.
+// encoding alone and followed by "@fast" (both the Fast backend) and by "@reference" (the
+// Reference backend). A host checks a requested model against this list, so every spelling
+// ParseModel accepts is in it. The caller owns the returned slice.
 func Models() []string {
-	models := make([]string, 0, 2*len(encodingNames))
+	models := make([]string, 0, 3*len(encodingNames))
 	for _, enc := range encodingNames {
-		models = append(models, enc, enc+backendSep+string(Reference))
+		models = append(models, enc, enc+backendSep+string(Fast), enc+backendSep+string(Reference))
 	}
 	return models
 }

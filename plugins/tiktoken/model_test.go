@@ -62,10 +62,10 @@ func TestParseModel(t *testing.T) {
 func TestModelsListsEveryEncodingOnEachBackend(t *testing.T) {
 	t.Parallel()
 	want := []string{
-		"cl100k_base", "cl100k_base@reference",
-		"o200k_base", "o200k_base@reference",
-		"p50k_base", "p50k_base@reference",
-		"r50k_base", "r50k_base@reference",
+		"cl100k_base", "cl100k_base@fast", "cl100k_base@reference",
+		"o200k_base", "o200k_base@fast", "o200k_base@reference",
+		"p50k_base", "p50k_base@fast", "p50k_base@reference",
+		"r50k_base", "r50k_base@fast", "r50k_base@reference",
 	}
 	if diff := cmp.Diff(want, tiktoken.Models()); diff != "" {
 		t.Errorf("Models() (-want +got):\n%s", diff)
