@@ -19,7 +19,7 @@ import (
 // the bottleneck.
 type fastEncoder struct {
 	split splitFunc
-	ranks map[string]uint32
+	ranks *rankTable
 }
 
 func newFast(encoding string) (*fastEncoder, error) {
@@ -30,10 +30,10 @@ func newFast(encoding string) (*fastEncoder, error) {
 	// The codec keeps its vocabulary unexported; decoding each id gives it back. Decode fails
 	// on ids that are special tokens or unassigned.
 	size := vocabSize(encoding)
-	ranks := make(map[string]uint32, size)
+	ranks := newRankTable(size)
 	for id := range uint(size) {
 		if token, err := codec.Decode([]uint{id}); err == nil {
-			ranks[token] = uint32(id)
+			ranks.set(token, uint32(id))
 		}
 	}
 	return &fastEncoder{split: splitter(encoding), ranks: ranks}, nil
@@ -43,7 +43,7 @@ func (e *fastEncoder) count(text string) (int, error) {
 	n := 0
 	var scratch []int
 	err := e.pieces(text, func(piece string) {
-		if _, ok := e.ranks[piece]; ok {
+		if _, ok := e.ranks.get(piece); ok {
 			n++
 			return
 		}
@@ -55,7 +55,7 @@ func (e *fastEncoder) count(text string) (int, error) {
 
 func (e *fastEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
 	err := e.pieces(text, func(piece string) {
-		if _, ok := e.ranks[piece]; ok {
+		if _, ok := e.ranks.get(piece); ok {
 			dst = append(dst, len(piece))
 			return
 		}

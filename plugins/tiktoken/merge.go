@@ -22,7 +22,7 @@ func (e *fastEncoder) appendMerged(dst []int, piece string) []int {
 
 // rank returns the rank of piece[from:to], or noRank.
 func (e *fastEncoder) rank(piece string, from, to int) uint32 {
-	if r, ok := e.ranks[piece[from:to]]; ok {
+	if r, ok := e.ranks.get(piece[from:to]); ok {
 		return r
 	}
 	return noRank
