@@ -67,8 +67,12 @@ func (c client) errorf(op string, err error) error {
 	return fmt.Errorf("plugin %q model %q: %s: %w", c.name, c.model, op, err)
 }
 
-// specName is the spec that names this client, "plugin:NAME" or "plugin:NAME:MODEL".
-func (c client) specName() string {
+// Model returns the model the client asks for; "" is the plugin's default.
+func (c client) Model() string { return c.model }
+
+// Name returns the spec that names the client: "plugin:NAME:MODEL", or "plugin:NAME" for
+// the default model.
+func (c client) Name() string {
 	if c.model == "" {
 		return "plugin:" + c.name
 	}

@@ -42,25 +42,13 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 	return &d
 }
 
-// Model returns the model the client asks for; "" is the plugin's default.
-func (c *TokenizerClient) Model() string { return c.model }
-
-// Name returns "plugin:NAME:MODEL", or "plugin:NAME" for the default model.
-func (c *TokenizerClient) Name() string { return c.specName() }
-
 // Info asks the plugin what it is and which tokenizer models it serves.
 func (c *TokenizerClient) Info(ctx context.Context) (Info, error) {
 	resp, err := c.rpc.Info(ctx, &tokenizerv1.InfoRequest{})
 	if err != nil {
 		return Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
-	return Info{
-		Name:            resp.GetName(),
-		Version:         resp.GetVersion(),
-		Models:          resp.GetModels(),
-		ProtocolVersion: resp.GetProtocolVersion(),
-		Kinds:           resp.GetKinds(),
-	}, nil
+	return infoFrom(resp), nil
 }
 
 // Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
@@ -124,25 +112,13 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 	return &d
 }
 
-// Model returns the model the client asks for; "" is the plugin's default.
-func (c *SentenceClient) Model() string { return c.model }
-
-// Name returns "plugin:NAME:MODEL", or "plugin:NAME" for the default model.
-func (c *SentenceClient) Name() string { return c.specName() }
-
 // Info asks the plugin what it is and which sentence models it serves.
 func (c *SentenceClient) Info(ctx context.Context) (Info, error) {
 	resp, err := c.rpc.Info(ctx, &sentencev1.InfoRequest{})
 	if err != nil {
 		return Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
-	return Info{
-		Name:            resp.GetName(),
-		Version:         resp.GetVersion(),
-		Models:          resp.GetModels(),
-		ProtocolVersion: resp.GetProtocolVersion(),
-		Kinds:           resp.GetKinds(),
-	}, nil
+	return infoFrom(resp), nil
 }
 
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.

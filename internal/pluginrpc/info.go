@@ -14,3 +14,23 @@ type Info struct {
 	// Kinds lists the services the plugin serves: KindTokenizer, KindSentence.
 	Kinds []string
 }
+
+// infoResponse is what the generated InfoResponse of every service has in common.
+type infoResponse interface {
+	GetName() string
+	GetVersion() string
+	GetModels() []string
+	GetProtocolVersion() string
+	GetKinds() []string
+}
+
+// infoFrom converts a service's InfoResponse.
+func infoFrom(r infoResponse) Info {
+	return Info{
+		Name:            r.GetName(),
+		Version:         r.GetVersion(),
+		Models:          r.GetModels(),
+		ProtocolVersion: r.GetProtocolVersion(),
+		Kinds:           r.GetKinds(),
+	}
+}
