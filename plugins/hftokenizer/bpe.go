@@ -1,0 +1,416 @@
+package hftokenizer
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// tok is one token of a piece: its id and its bytes [start, end) in the piece's text.
+type tok struct {
+	id         int32
+	start, end int32
+}
+
+// model turns one pre-token into tokens, appending them to out.
+type model interface {
+	tokenize(text string, out []tok) ([]tok, error)
+}
+
+// bpe is HF's BPE model. It merges the way HF does, which sugarme/tokenizer v0.3.0 does not:
+// a min-heap of (rank, position) merges, each checked against the current symbols before it is
+// applied, so runs of a repeated character ("IEEE", "00000000") merge from the left as in HF.
+// In byte mode (a ByteLevel pre-tokenizer) it works on the raw bytes of the text, each byte
+// standing for its character of GPT-2's byte alphabet, which gives the same tokens and offsets
+// as HF's rewritten text without rewriting anything.
+type bpe struct {
+	vocab   map[string]int32 // keys in raw bytes in byte mode
+	merges  map[uint64]merge
+	byteIDs [256]int32 // byte mode: the id of each byte's character, -1 if absent
+
+	byteLevel    bool
+	unk          int32 // -1: no unk_token
+	fuseUnk      bool
+	byteFallback bool
+	fallback     [256]int32 // ids of "<0xXX>", -1 if absent
+	ignoreMerges bool
+	prefix       string // continuing_subword_prefix
+	suffix       string // end_of_word_suffix
+}
+
+// merge is what a pair of symbols becomes, and how early.
+type merge struct{ rank, id int32 }
+
+func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// buildBPE reads a BPE model. byteLevel says the pre-tokenizer ends in ByteLevel.
+func buildBPE(cfg obj, path string, byteLevel bool) (*bpe, error) {
+	if d, err := cfg.number(path, "dropout", 0); err != nil {
+		return nil, err
+	} else if d != 0 {
+		return nil, unsupported(path+".dropout", "BPE dropout %g (tokens would be random)", d)
+	}
+	m := &bpe{byteLevel: byteLevel, unk: -1}
+	var err error
+	if m.prefix, err = cfg.optStr(path, "continuing_subword_prefix", ""); err != nil {
+		return nil, err
+	}
+	if m.suffix, err = cfg.optStr(path, "end_of_word_suffix", ""); err != nil {
+		return nil, err
+	}
+	if byteLevel && (m.prefix != "" || m.suffix != "") {
+		return nil, unsupported(path, "continuing_subword_prefix or end_of_word_suffix with a ByteLevel pre-tokenizer")
+	}
+	if m.fuseUnk, err = cfg.boolean(path, "fuse_unk", false); err != nil {
+		return nil, err
+	}
+	if m.byteFallback, err = cfg.boolean(path, "byte_fallback", false); err != nil {
+		return nil, err
+	}
+	if m.ignoreMerges, err = cfg.boolean(path, "ignore_merges", false); err != nil {
+		return nil, err
+	}
+	vocab, err := readVocab(cfg, path)
+	if err != nil {
+		return nil, err
+	}
+	unk, err := cfg.optStr(path, "unk_token", "")
+	if err != nil {
+		return nil, err
+	}
+	if unk != "" {
+		id, ok := vocab[unk]
+		if !ok {
+			return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
+		}
+		m.unk = id
+	}
+	for b := range 256 {
+		m.fallback[b], m.byteIDs[b] = -1, -1
+		if id, ok := vocab[fmt.Sprintf("<0x%02X>", b)]; ok {
+			m.fallback[b] = id
+		}
+	}
+	if err := m.readMerges(cfg, path, vocab); err != nil {
+		return nil, err
+	}
+	m.vocab = vocab
+	if byteLevel {
+		m.vocab = make(map[string]int32, len(vocab))
+		for k, id := range vocab {
+			if raw, ok := fromByteAlphabet(k); ok {
+				m.vocab[raw] = id
+			}
+		}
+		for b := range 256 {
+			if id, ok := m.vocab[string([]byte{byte(b)})]; ok {
+				m.byteIDs[b] = id
+			}
+		}
+	}
+	return m, nil
+}
+
+// readVocab reads the model's "vocab" object of token → id.
+func readVocab(cfg obj, path string) (map[string]int32, error) {
+	raw, ok := cfg["vocab"].(map[string]any)
+	if !ok {
+		return nil, invalid(path, "\"vocab\" is not an object of token → id")
+	}
+	vocab := make(map[string]int32, len(raw))
+	for k, v := range raw {
+		f, ok := v.(float64)
+		if !ok || f < 0 || f != float64(int32(f)) {
+			return nil, invalid(path+".vocab", "token %q has id %v", k, v)
+		}
+		vocab[k] = int32(f)
+	}
+	return vocab, nil
+}
+
+// readMerges reads "merges": "a b" strings or [a, b] pairs; a later duplicate wins, as in HF.
+func (m *bpe) readMerges(cfg obj, path string, vocab map[string]int32) error {
+	raw, ok := cfg["merges"].([]any)
+	if !ok {
+		return invalid(path, "\"merges\" is not an array")
+	}
+	m.merges = make(map[uint64]merge, len(raw))
+	for i, v := range raw {
+		var a, b string
+		switch v := v.(type) {
+		case string:
+			parts := strings.Split(v, " ")
+			if len(parts) != 2 {
+				return invalid(indexPath(path+".merges", i), "%q is not two tokens separated by a space", v)
+			}
+			a, b = parts[0], parts[1]
+		case []any:
+			if len(v) != 2 {
+				return invalid(indexPath(path+".merges", i), "not a pair")
+			}
+			sa, ok1 := v[0].(string)
+			sb, ok2 := v[1].(string)
+			if !ok1 || !ok2 {
+				return invalid(indexPath(path+".merges", i), "not a pair of strings")
+			}
+			a, b = sa, sb
+		default:
+			return invalid(indexPath(path+".merges", i), "want a string or a pair")
+		}
+		ida, ok1 := vocab[a]
+		idb, ok2 := vocab[b]
+		if !ok1 || !ok2 {
+			return invalid(indexPath(path+".merges", i), "merge %q %q: token not in the vocabulary", a, b)
+		}
+		joined := a + b[min(len(m.prefix), len(b)):]
+		id, ok := vocab[joined]
+		if !ok {
+			return invalid(indexPath(path+".merges", i), "merge %q %q: %q is not in the vocabulary", a, b, joined)
+		}
+		m.merges[pairKey(ida, idb)] = merge{rank: int32(i), id: id}
+	}
+	return nil
+}
+
+// symbol is a stretch of the word being merged; len 0 marks one merged away.
+type symbol struct {
+	id         int32
+	prev, next int32
+	len        int32
+}
+
+func (m *bpe) tokenize(text string, out []tok) ([]tok, error) {
+	if text == "" {
+		return out, nil
+	}
+	if m.ignoreMerges {
+		if id, ok := m.vocab[text]; ok {
+			return append(out, tok{id, 0, int32(len(text))}), nil
+		}
+	}
+	syms := m.initial(text)
+	m.mergeAll(syms)
+	// Offsets are cumulative lengths, as in HF: a character dropped for want of an unk_token
+	// shifts the ones after it, exactly as HF shifts them.
+	pos := int32(0)
+	for _, s := range syms {
+		if s.len > 0 {
+			end := min(pos+s.len, int32(len(text)))
+			out = append(out, tok{s.id, min(pos, end), end})
+			pos += s.len
+		}
+	}
+	return out, nil
+}
+
+// initial is HF's merge_word before merging: one symbol per character (per byte in byte
+// mode), with byte fallback, unknown characters and fuse_unk handled as HF handles them.
+func (m *bpe) initial(text string) []symbol {
+	syms := make([]symbol, 0, len(text))
+	add := func(id int32, n int) {
+		syms = append(syms, symbol{id: id, prev: int32(len(syms)) - 1, next: int32(len(syms)) + 1, len: int32(n)})
+	}
+	unkID, unkLen := int32(-1), 0
+	flushUnk := func() {
+		if unkID >= 0 {
+			add(unkID, unkLen)
+			unkID = -1
+		}
+	}
+	miss := func(n int, s string) {
+		if m.byteFallback {
+			ids := make([]int32, 0, len(s))
+			for j := 0; j < len(s); j++ {
+				if id := m.fallback[s[j]]; id >= 0 {
+					ids = append(ids, id)
+				} else {
+					ids = nil
+					break
+				}
+			}
+			if ids != nil {
+				// HF adds one symbol of length 1 per byte of s, prefix and suffix included.
+				for _, id := range ids {
+					add(id, 1)
+				}
+				return
+			}
+		}
+		if m.unk < 0 {
+			return // HF drops a character it has no token for when there is no unk_token
+		}
+		switch {
+		case unkID >= 0 && m.fuseUnk:
+			unkLen += n
+		case unkID >= 0:
+			add(unkID, unkLen)
+			unkID, unkLen = m.unk, n
+		default:
+			unkID, unkLen = m.unk, n
+		}
+	}
+	if m.byteLevel {
+		for i := 0; i < len(text); i++ {
+			if id := m.byteIDs[text[i]]; id >= 0 {
+				flushUnk()
+				add(id, 1)
+			} else {
+				miss(1, text[i:i+1])
+			}
+		}
+	} else {
+		for i, r := range text {
+			n := utf8.RuneLen(r)
+			s := text[i : i+n]
+			if i > 0 && m.prefix != "" {
+				s = m.prefix + s
+			}
+			if i+n == len(text) && m.suffix != "" {
+				s += m.suffix
+			}
+			if id, ok := m.vocab[s]; ok {
+				flushUnk()
+				add(id, n)
+			} else {
+				miss(n, s)
+			}
+		}
+	}
+	flushUnk()
+	if len(syms) > 0 {
+		syms[len(syms)-1].next = -1
+	}
+	return syms
+}
+
+// mergeAll is HF's Word::merge_all without dropout.
+func (m *bpe) mergeAll(syms []symbol) {
+	if len(syms) < 2 || len(m.merges) == 0 {
+		return
+	}
+	h := make(mergeHeap, 0, len(syms))
+	for i := 0; i+1 < len(syms); i++ {
+		if mg, ok := m.merges[pairKey(syms[i].id, syms[i+1].id)]; ok {
+			h = append(h, candidate{rank: mg.rank, pos: int32(i), id: mg.id})
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		top := h.pop()
+		cur := &syms[top.pos]
+		if cur.len == 0 || cur.next < 0 {
+			continue
+		}
+		right := syms[cur.next]
+		if mg, ok := m.merges[pairKey(cur.id, right.id)]; !ok || mg.id != top.id {
+			continue
+		}
+		cur.id = top.id
+		cur.len += right.len
+		syms[cur.next].len = 0
+		cur.next = right.next
+		if right.next >= 0 && int(right.next) < len(syms) {
+			syms[right.next].prev = top.pos
+		}
+		if cur.prev >= 0 {
+			if mg, ok := m.merges[pairKey(syms[cur.prev].id, cur.id)]; ok {
+				h.push(candidate{rank: mg.rank, pos: cur.prev, id: mg.id})
+			}
+		}
+		if cur.next >= 0 && int(cur.next) < len(syms) {
+			if mg, ok := m.merges[pairKey(cur.id, syms[cur.next].id)]; ok {
+				h.push(candidate{rank: mg.rank, pos: top.pos, id: mg.id})
+			}
+		}
+	}
+}
+
+// candidate is a merge waiting in the heap: lowest rank first, then leftmost.
+type candidate struct {
+	rank, pos, id int32
+}
+
+func (a candidate) less(b candidate) bool {
+	return a.rank < b.rank || a.rank == b.rank && a.pos < b.pos
+}
+
+type mergeHeap []candidate
+
+func (h mergeHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *mergeHeap) push(c candidate) {
+	*h = append(*h, c)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *mergeHeap) pop() candidate {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	*h = s[:last]
+	h.down(0)
+	return top
+}
+
+func (h mergeHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[r].less(h[l]) {
+			c = r
+		}
+		if !h[c].less(h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// byteAlphabet is GPT-2's bytes_to_unicode: printable bytes stand for themselves, the others
+// for the characters from U+0100 up, in byte order.
+var byteAlphabet, byteOf = func() ([256]rune, map[rune]byte) {
+	var alpha [256]rune
+	inv := make(map[rune]byte, 256)
+	n := 0
+	for b := range 256 {
+		if b >= '!' && b <= '~' || b >= 0xA1 && b <= 0xAC || b >= 0xAE && b <= 0xFF {
+			alpha[b] = rune(b)
+		} else {
+			alpha[b] = rune(256 + n)
+			n++
+		}
+		inv[alpha[b]] = byte(b)
+	}
+	return alpha, inv
+}()
+
+// fromByteAlphabet turns a byte-level token back into its bytes; false if it holds a character
+// outside the alphabet (such a token can never come out of a ByteLevel pre-tokenizer).
+func fromByteAlphabet(s string) (string, bool) {
+	out := make([]byte, 0, len(s))
+	for _, r := range s {
+		b, ok := byteOf[r]
+		if !ok {
+			return "", false
+		}
+		out = append(out, b)
+	}
+	return string(out), true
+}

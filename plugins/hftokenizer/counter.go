@@ -1,0 +1,122 @@
+package hftokenizer
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// Name is the tokenizer spec of t: "hf:" and the path it was loaded from.
+func (t *Tokenizer) Name() string { return "hf:" + t.name }
+
+// Count returns one count per text: the number of tokens HF tokenizers' encode gives with
+// add_special_tokens=false (so "<|endoftext|>" in a GPT-2 text is one token, and no [CLS] or
+// <s> is added). It stops with ctx's error when ctx ends between two texts.
+func (t *Tokenizer) Count(ctx context.Context, texts []string) ([]int, error) {
+	counts := make([]int, len(texts))
+	var ids, ends []int32
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var err error
+		ids, ends, err = t.encode(text, ids[:0], ends[:0])
+		if err != nil {
+			return nil, fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
+		}
+		counts[i] = len(ids)
+	}
+	return counts, nil
+}
+
+// Boundaries returns, for each text, the end byte offset of each token: the end of the
+// original characters it came from (so the tokens of one character split into bytes share
+// it), never before the previous one, the last moved to len(text). There are as many as
+// Count reports; none for a text without tokens.
+func (t *Tokenizer) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	out := make([][]int, len(texts))
+	var ids, ends []int32
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var err error
+		ids, ends, err = t.encode(text, ids[:0], ends[:0])
+		if err != nil {
+			return nil, fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
+		}
+		out[i] = boundaries(text, ends)
+	}
+	return out, nil
+}
+
+// Encode returns the ids of text's tokens as HF's encode with add_special_tokens=false does.
+func (t *Tokenizer) Encode(text string) ([]int, error) {
+	ids, _, err := t.encode(text, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(ids))
+	for i, id := range ids {
+		out[i] = int(id)
+	}
+	return out, nil
+}
+
+// Counters loads tokenizer.json files by path on first use and keeps them: what the
+// hftokenizer plugin serves (it satisfies sdk/serve's Counters). The model string is the
+// path; relative paths are taken from the plugin's working directory, so hosts send absolute
+// ones. The zero value is ready and safe for concurrent use.
+type Counters struct {
+	mu      sync.Mutex
+	entries map[string]*entry
+}
+
+type entry struct {
+	once sync.Once
+	tok  *Tokenizer
+	err  error
+}
+
+// Models is empty: any path may be asked for.
+func (c *Counters) Models() []string { return nil }
+
+// Counter returns the Tokenizer for the file at model. Loading is not interruptible: ctx is
+// checked before it starts. A failed load is not remembered: the next call tries again.
+func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if model == "" {
+		return nil, fmt.Errorf("hf: no tokenizer.json path given (spec hf:/path/to/tokenizer.json): %w", sdk.ErrUnsupported)
+	}
+	key := filepath.Clean(model)
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = make(map[string]*entry)
+	}
+	e, ok := c.entries[key]
+	if !ok {
+		e = new(entry)
+		c.entries[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		e.tok, e.err = Load(model)
+		if e.tok != nil {
+			e.tok.name = model
+		}
+	})
+	if e.err != nil {
+		c.mu.Lock()
+		if c.entries[key] == e {
+			delete(c.entries, key)
+		}
+		c.mu.Unlock()
+		return nil, e.err
+	}
+	return e.tok, nil
+}

@@ -1,0 +1,144 @@
+package hftokenizer
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	sugar "github.com/sugarme/tokenizer"
+	sugarmodel "github.com/sugarme/tokenizer/model"
+	"github.com/sugarme/tokenizer/model/wordpiece"
+)
+
+// buildModel reads the "model" component. byteLevel says the pre-tokenizer ends in ByteLevel.
+func buildModel(cfg obj, byteLevel bool) (model, error) {
+	const path = "model"
+	if cfg == nil {
+		return nil, invalid(path, "missing")
+	}
+	typ, err := cfg.optStr(path, "type", "")
+	if err != nil {
+		return nil, err
+	}
+	if typ == "" {
+		// Old files leave the type out; HF then tells the models apart by their fields.
+		switch {
+		case cfg["merges"] != nil:
+			typ = "BPE"
+		case cfg["max_input_chars_per_word"] != nil:
+			typ = "WordPiece"
+		}
+	}
+	switch typ {
+	case "BPE":
+		return buildBPE(cfg, path, byteLevel)
+	case "WordPiece":
+		if byteLevel {
+			return nil, unsupported(path, "WordPiece after a ByteLevel pre-tokenizer")
+		}
+		return buildWordPiece(cfg, path)
+	case "WordLevel":
+		if byteLevel {
+			return nil, unsupported(path, "WordLevel after a ByteLevel pre-tokenizer")
+		}
+		return buildWordLevel(cfg, path)
+	}
+	return nil, unsupported(path, "model type %q", typ)
+}
+
+// wordPiece is sugarme/tokenizer's WordPiece model, built with the file's
+// continuing_subword_prefix (sugarme's own tokenizer.json loader ignores it and always uses
+// "##"), with its character offsets turned into byte offsets.
+type wordPiece struct {
+	wp sugar.Model
+}
+
+func buildWordPiece(cfg obj, path string) (*wordPiece, error) {
+	vocab, err := readVocab(cfg, path)
+	if err != nil {
+		return nil, err
+	}
+	unk, err := cfg.optStr(path, "unk_token", "[UNK]")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := vocab[unk]; !ok {
+		return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
+	}
+	prefix, err := cfg.optStr(path, "continuing_subword_prefix", "##")
+	if err != nil {
+		return nil, err
+	}
+	maxChars, err := cfg.number(path, "max_input_chars_per_word", 100)
+	if err != nil {
+		return nil, err
+	}
+	v := make(sugarmodel.Vocab, len(vocab))
+	for k, id := range vocab {
+		v[k] = int(id)
+	}
+	wp := wordpiece.NewWordPieceBuilder().Vocab(&v).UnkToken(unk).
+		ContinuingSubwordPrefix(prefix).MaxInputCharsPerWord(int(maxChars)).Build()
+	return &wordPiece{wp: wp}, nil
+}
+
+func (w *wordPiece) tokenize(text string, out []tok) ([]tok, error) {
+	toks, err := w.wp.Tokenize(text)
+	if err != nil {
+		return nil, fmt.Errorf("WordPiece: %w", err)
+	}
+	// sugarme's offsets count characters; walk the text once to turn them into bytes.
+	byteAt := func(chars int) int32 {
+		if chars <= 0 {
+			return 0
+		}
+		i := 0
+		for n := 0; n < chars && i < len(text); n++ {
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+		}
+		return int32(i)
+	}
+	for _, t := range toks {
+		if len(t.Offsets) != 2 {
+			return nil, fmt.Errorf("WordPiece: token %q without offsets", t.Value)
+		}
+		out = append(out, tok{int32(t.Id), byteAt(t.Offsets[0]), byteAt(t.Offsets[1])})
+	}
+	return out, nil
+}
+
+// wordLevel maps a whole pre-token to its id, or to unk_token.
+type wordLevel struct {
+	vocab map[string]int32
+	unk   int32
+}
+
+func buildWordLevel(cfg obj, path string) (*wordLevel, error) {
+	vocab, err := readVocab(cfg, path)
+	if err != nil {
+		return nil, err
+	}
+	m := &wordLevel{vocab: vocab, unk: -1}
+	unk, err := cfg.optStr(path, "unk_token", "")
+	if err != nil {
+		return nil, err
+	}
+	if unk != "" {
+		id, ok := vocab[unk]
+		if !ok {
+			return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
+		}
+		m.unk = id
+	}
+	return m, nil
+}
+
+func (m *wordLevel) tokenize(text string, out []tok) ([]tok, error) {
+	if id, ok := m.vocab[text]; ok {
+		return append(out, tok{id, 0, int32(len(text))}), nil
+	}
+	if m.unk < 0 {
+		return nil, fmt.Errorf("WordLevel: %q is not in the vocabulary and there is no unk_token", text)
+	}
+	return append(out, tok{m.unk, 0, int32(len(text))}), nil
+}

@@ -1,0 +1,139 @@
+package hftokenizer
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// match is one stretch of a text as a pattern cuts it: a match or the text between two.
+type match struct {
+	start, end int
+	match      bool
+}
+
+// pattern is what Split, Replace and the punctuation and whitespace pre-tokenizers look for.
+// find covers the whole text with matches and gaps, in order, as HF's Pattern::find_matches
+// does: an empty text is one empty gap.
+type pattern interface {
+	find(text string) []match
+}
+
+// buildPattern reads cfg["pattern"]: {"String": s} or {"Regex": r}.
+func buildPattern(cfg obj, path string) (pattern, error) {
+	p, err := asObj(cfg["pattern"], path+".pattern")
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := p["String"].(string); ok {
+		return literal(s), nil
+	}
+	if r, ok := p["Regex"].(string); ok {
+		return compileRegex(r, path+".pattern.Regex")
+	}
+	return nil, invalid(path+".pattern", "want {\"String\": ...} or {\"Regex\": ...}")
+}
+
+// literal matches a string, non-overlapping, left to right.
+type literal string
+
+func (l literal) find(text string) []match {
+	if text == "" || l == "" {
+		return []match{{0, len(text), false}}
+	}
+	var out []match
+	prev := 0
+	for i := 0; ; {
+		j := strings.Index(text[i:], string(l))
+		if j < 0 {
+			break
+		}
+		s := i + j
+		if s > prev {
+			out = append(out, match{prev, s, false})
+		}
+		out = append(out, match{s, s + len(l), true})
+		i = s + len(l)
+		prev = i
+	}
+	if prev < len(text) {
+		out = append(out, match{prev, len(text), false})
+	}
+	return out
+}
+
+// runeClass matches single characters for which the function is true.
+type runeClass func(rune) bool
+
+func (f runeClass) find(text string) []match {
+	if text == "" {
+		return []match{{0, 0, false}}
+	}
+	out := make([]match, 0, 8)
+	gap := -1
+	for i, r := range text {
+		if f(r) {
+			if gap >= 0 {
+				out = append(out, match{gap, i, false})
+				gap = -1
+			}
+			out = append(out, match{i, i + utf8.RuneLen(r), true})
+		} else if gap < 0 {
+			gap = i
+		}
+	}
+	if gap >= 0 {
+		out = append(out, match{gap, len(text), false})
+	}
+	return out
+}
+
+// regex is a Oniguruma-style pattern (HF compiles them with Oniguruma) run by regexp2, a
+// backtracking engine with look-around, so patterns such as \s+(?!\S) work; Go's regexp
+// rejects them.
+type regex struct {
+	re  *regexp2.Regexp
+	src string
+}
+
+func compileRegex(src, path string) (*regex, error) {
+	re, err := regexp2.Compile(src, regexp2.None, regexp2.OptionMaxBacktrackingStackSize(-1))
+	if err != nil {
+		return nil, unsupported(path, "regular expression %q: %v", src, err)
+	}
+	return &regex{re: re, src: src}, nil
+}
+
+func (r *regex) find(text string) []match {
+	if text == "" {
+		return []match{{0, 0, false}}
+	}
+	// regexp2 works on runes: convert its rune offsets to byte offsets as it goes.
+	runes := []rune(text)
+	byteAt := make([]int, len(runes)+1)
+	b := 0
+	for i, c := range runes {
+		byteAt[i] = b
+		b += utf8.RuneLen(c)
+	}
+	byteAt[len(runes)] = b
+	var out []match
+	prev := 0
+	m, err := r.re.FindRunesMatch(runes)
+	for m != nil && err == nil {
+		s, e := byteAt[m.RuneIndex], byteAt[m.RuneIndex+m.RuneLength]
+		if s > prev {
+			out = append(out, match{prev, s, false})
+		}
+		out = append(out, match{s, e, true})
+		prev = e
+		m, err = r.re.FindNextMatch(m)
+	}
+	// err can only be a match timeout, and none is set; were it to happen, the rest of the
+	// text stays one gap below rather than being lost.
+	if prev < len(text) {
+		out = append(out, match{prev, len(text), false})
+	}
+	return out
+}
