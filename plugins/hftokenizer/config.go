@@ -106,4 +106,3 @@ func (o obj) number(path, key string, def float64) (float64, error) {
 	}
 	return 0, invalid(path, "%q is not a number", key)
 }
-
