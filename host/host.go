@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,8 +121,9 @@ func (h *Host) Catalog() *Catalog { return h.cat }
 
 // TokenCounter returns the token counter spec names (see Spec). "words" and "runes" are
 // in-process (sdk.Words, sdk.Runes). For a plugin it starts the plugin if it is not running,
-// asks its Info and checks the protocol version and that the plugin serves the model, so
-// that a misconfiguration fails here rather than on the first Count. The counter is also an
+// asks its Info and checks the protocol version and that the plugin serves the model (a
+// plugin that lists no models is asked to count "" with it), so that a misconfiguration
+// fails here rather than on the first Count. The counter is also an
 // sdk.Namer whose Name is the spec's String.
 //
 // Errors: a malformed spec matches sdk.ErrInvalidConfig; a plugin no manifest lists, or
@@ -144,6 +146,14 @@ func (h *Host) TokenCounter(ctx context.Context, spec string) (sdk.TokenCounter,
 		return sdk.Runes{}, nil
 	case BuiltinRules:
 		return nil, fmt.Errorf("host: spec %q names a sentence splitter, not a token counter: %w", spec, sdk.ErrInvalidConfig)
+	}
+	if sp.Plugin == HFPlugin && !filepath.IsAbs(sp.Arg) {
+		// The plugin may run in another directory: send it the path the user meant.
+		abs, err := filepath.Abs(sp.Arg)
+		if err != nil {
+			return nil, fmt.Errorf("host: spec %q: %w", spec, err)
+		}
+		sp.Arg = abs
 	}
 	s, err := h.open(ctx, sp, KindTokenizer)
 	if err != nil {
@@ -278,6 +288,20 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 	if sp.Arg != "" && len(info.Models) > 0 && !slices.Contains(info.Models, sp.Arg) {
 		return nil, fmt.Errorf("host: spec %q: plugin %q has no %s model %q; it serves %s: %w",
 			sp, sp.Plugin, kind, sp.Arg, strings.Join(info.Models, ", "), sdk.ErrUnsupported)
+	}
+	if sp.Arg != "" && len(info.Models) == 0 {
+		// A plugin that loads models on demand (hf:PATH) is asked for this one now, with an
+		// empty text, so a missing or refused model fails here with the plugin's reason.
+		var err error
+		switch kind {
+		case KindTokenizer:
+			_, err = inst.tokenizer.WithModel(sp.Arg).Count(ctx, []string{""})
+		case KindSentence:
+			_, err = inst.sentence.WithModel(sp.Arg).Split(ctx, []string{""})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
+		}
 	}
 	return s, nil
 }
