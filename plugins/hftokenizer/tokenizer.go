@@ -15,14 +15,33 @@ import (
 )
 
 // Tokenizer is one tokenizer.json, ready to encode. It is safe for concurrent use.
+//
+// By default special tokens are ordinary text, as the chunkkit counter contract wants: the
+// text "<|endoftext|>" counts as the tokens of its characters, as HF counts it with
+// encode_special_tokens (transformers' split_special_tokens) set. Added tokens that are not
+// special (Qwen's "<think>", say) are vocabulary, and count as one token as in HF. MatchSpecial
+// returns the view that also counts special tokens in the text as one token each, as HF's
+// default encode does.
 type Tokenizer struct {
 	name      string
+	special   bool // special tokens in the text are matched
 	norm      normalizer
 	pre       preTokenizer
 	model     model
-	raw       *matcher // added tokens matched on the text as given
-	normd     *matcher // added tokens matched on normalized text
 	byteLevel bool
+	// added tokens matched on the text as given (raw) and on normalized text (normd); the
+	// first pair leaves special tokens out, the second holds them all.
+	raw, normd       *matcher
+	rawAll, normdAll *matcher
+}
+
+// MatchSpecial returns a view of t that counts each special token found in the text as one
+// token, as HF's encode with add_special_tokens=false does; its Name ends in "@special".
+func (t *Tokenizer) MatchSpecial() *Tokenizer {
+	v := *t
+	v.special = true
+	v.raw, v.normd = t.rawAll, t.normdAll
+	return &v
 }
 
 // Load reads a tokenizer.json. A file that uses a feature this package cannot reproduce
@@ -128,25 +147,29 @@ func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig) error {
 			plain = append(plain, a)
 		}
 	}
-	var rawToks, normToks []*addedToken
-	var rawPats, normPats []string
-	for _, a := range append(special, plain...) {
-		if !a.special && seen[a.content] {
-			continue
+	build := func(withSpecial bool) (raw, normd *matcher) {
+		var rawToks, normToks []*addedToken
+		var rawPats, normPats []string
+		for _, a := range append(special, plain...) {
+			if !a.special && seen[a.content] || a.special && !withSpecial {
+				continue
+			}
+			if !a.normalized {
+				rawToks, rawPats = append(rawToks, a), append(rawPats, a.content)
+				continue
+			}
+			pat := a.content
+			if t.norm != nil {
+				p := newPiece(a.content)
+				t.norm(&p)
+				pat = p.text
+			}
+			normToks, normPats = append(normToks, a), append(normPats, pat)
 		}
-		if !a.normalized {
-			rawToks, rawPats = append(rawToks, a), append(rawPats, a.content)
-			continue
-		}
-		pat := a.content
-		if t.norm != nil {
-			p := newPiece(a.content)
-			t.norm(&p)
-			pat = p.text
-		}
-		normToks, normPats = append(normToks, a), append(normPats, pat)
+		return newMatcher(rawToks, rawPats), newMatcher(normToks, normPats)
 	}
-	t.raw, t.normd = newMatcher(rawToks, rawPats), newMatcher(normToks, normPats)
+	t.raw, t.normd = build(false)
+	t.rawAll, t.normdAll = build(true)
 	return nil
 }
 

@@ -81,29 +81,46 @@ func TestCharactersWithoutATokenAreDroppedAsHFDropsThem(t *testing.T) {
 	}
 }
 
-func TestAddedTokensCountAsOne(t *testing.T) {
+func TestAddedTokens(t *testing.T) {
 	t.Parallel()
 	added := `[{"id":9,"content":"<|endoftext|>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true},` +
-		`{"id":10,"content":"<|end|>","single_word":false,"lstrip":false,"rstrip":true,"normalized":false,"special":true}]`
-	tok := parse(t, tiny("null", byteLevel, aBPE, added))
+		`{"id":10,"content":"<|end|>","single_word":false,"lstrip":false,"rstrip":true,"normalized":false,"special":true},` +
+		`{"id":11,"content":"<x>","single_word":false,"lstrip":false,"rstrip":false,"normalized":true,"special":false}]`
+	ordinary := parse(t, tiny("null", byteLevel, aBPE, added))
+	special := ordinary.MatchSpecial()
 	ctx := context.Background()
-	texts := []string{"a<|endoftext|>aa", "<|endoftext|><|endoftext|>", "<|end|>   b", "<|endoftext|"}
-	counts, err := tok.Count(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
+	texts := []string{"a<|endoftext|>aa", "<|endoftext|><|endoftext|>", "<|end|>   b", "<|endoftext|", "a<x>aa"}
+	for _, tt := range []struct {
+		name   string
+		tok    *hftokenizer.Tokenizer
+		counts []int
+		bounds [][]int
+	}{
+		// By default a special token is text: its characters are not in this vocabulary, so
+		// only the "a"s count (HF drops characters it has no token for). The non-special
+		// "<x>" is vocabulary and counts as one either way.
+		{"ordinary", ordinary, []int{2, 0, 4, 0, 3}, [][]int{{1, 16}, nil, {8, 9, 10, 11}, nil, {1, 4, 6}}},
+		// HF's default encode: each special token is one token; "<|end|>" takes the spaces
+		// after it (rstrip).
+		{"special", special, []int{3, 2, 2, 0, 3}, [][]int{{1, 14, 16}, {13, 26}, {10, 11}, nil, {1, 4, 6}}},
+	} {
+		counts, err := tt.tok.Count(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.counts, counts); diff != "" {
+			t.Errorf("%s: Count (-want +got):\n%s", tt.name, diff)
+		}
+		bounds, err := tt.tok.Boundaries(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.bounds, bounds, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: Boundaries (-want +got):\n%s", tt.name, diff)
+		}
 	}
-	// "<|endoftext|" is no token and its characters are not in the vocabulary: only none of
-	// them count, as in HF.
-	if diff := cmp.Diff([]int{3, 2, 2, 0}, counts); diff != "" {
-		t.Errorf("Count (-want +got):\n%s", diff)
-	}
-	bounds, err := tok.Boundaries(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// rstrip: the token takes the spaces after it.
-	if diff := cmp.Diff([][]int{{1, 14, 16}, {13, 26}, {10, 11}, nil}, bounds, cmpopts.EquateEmpty()); diff != "" {
-		t.Errorf("Boundaries (-want +got):\n%s", diff)
+	if ordinary.Name() != "hf:" || special.Name() != "hf:@special" {
+		t.Errorf("names %q, %q", ordinary.Name(), special.Name())
 	}
 }
 

