@@ -20,8 +20,8 @@ func (t *Tokenizer) Name() string {
 }
 
 // Count returns one count per text: the number of tokens HF tokenizers' encode gives with
-// add_special_tokens=false (no [CLS] or <s> is added), special tokens in the text being
-// ordinary text unless t is a MatchSpecial view. It stops with ctx's error when ctx ends
+// add_special_tokens=false (no [CLS] or <s> is added), the text of added tokens being
+// ordinary text unless t is a MatchSpecial view (see Tokenizer). It stops with ctx's error when ctx ends
 // between two texts.
 func (t *Tokenizer) Count(ctx context.Context, texts []string) ([]int, error) {
 	counts := make([]int, len(texts))

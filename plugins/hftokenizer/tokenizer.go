@@ -16,12 +16,14 @@ import (
 
 // Tokenizer is one tokenizer.json, ready to encode. It is safe for concurrent use.
 //
-// By default special tokens are ordinary text, as the chunkkit counter contract wants: the
-// text "<|endoftext|>" counts as the tokens of its characters, as HF counts it with
-// encode_special_tokens (transformers' split_special_tokens) set. Added tokens that are not
-// special (Qwen's "<think>", say) are vocabulary, and count as one token as in HF. MatchSpecial
-// returns the view that also counts special tokens in the text as one token each, as HF's
-// default encode does.
+// By default the text of added tokens is ordinary text, as the chunkkit counter contract
+// wants ("never treated as a control token"): "<|endoftext|>" in a GPT-2 text, "</s>", "[SEP]",
+// and the added tokens a file does not flag as special but that steer the model all the same
+// (Qwen's "<think>", "<|fim_prefix|>") count as the tokens the model makes of their
+// characters. That is HF's count for the file without its added tokens (HF's
+// encode_special_tokens, transformers' split_special_tokens, does it for the special ones).
+// MatchSpecial returns the view that counts each added token found in the text as one token,
+// as HF's default encode does.
 type Tokenizer struct {
 	name      string
 	special   bool // special tokens in the text are matched
@@ -29,14 +31,15 @@ type Tokenizer struct {
 	pre       preTokenizer
 	model     model
 	byteLevel bool
-	// added tokens matched on the text as given (raw) and on normalized text (normd); the
-	// first pair leaves special tokens out, the second holds them all.
+	// added tokens matched on the text as given (raw) and on normalized text (normd): none in
+	// the ordinary view, all of them in the MatchSpecial view.
 	raw, normd       *matcher
 	rawAll, normdAll *matcher
 }
 
-// MatchSpecial returns a view of t that counts each special token found in the text as one
-// token, as HF's encode with add_special_tokens=false does; its Name ends in "@special".
+// MatchSpecial returns a view of t that counts each added token (special or not) found in the
+// text as one token, as HF's encode with add_special_tokens=false does; its Name ends in
+// "@special".
 func (t *Tokenizer) MatchSpecial() *Tokenizer {
 	v := *t
 	v.special = true
@@ -147,11 +150,11 @@ func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig) error {
 			plain = append(plain, a)
 		}
 	}
-	build := func(withSpecial bool) (raw, normd *matcher) {
+	build := func() (raw, normd *matcher) {
 		var rawToks, normToks []*addedToken
 		var rawPats, normPats []string
 		for _, a := range append(special, plain...) {
-			if !a.special && seen[a.content] || a.special && !withSpecial {
+			if !a.special && seen[a.content] {
 				continue
 			}
 			if !a.normalized {
@@ -168,8 +171,7 @@ func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig) error {
 		}
 		return newMatcher(rawToks, rawPats), newMatcher(normToks, normPats)
 	}
-	t.raw, t.normd = build(false)
-	t.rawAll, t.normdAll = build(true)
+	t.rawAll, t.normdAll = build()
 	return nil
 }
 

@@ -96,11 +96,10 @@ func TestAddedTokens(t *testing.T) {
 		counts []int
 		bounds [][]int
 	}{
-		// By default a special token is text: its characters are not in this vocabulary, so
-		// only the "a"s count (HF drops characters it has no token for). The non-special
-		// "<x>" is vocabulary and counts as one either way.
-		{"ordinary", ordinary, []int{2, 0, 4, 0, 3}, [][]int{{1, 16}, nil, {8, 9, 10, 11}, nil, {1, 4, 6}}},
-		// HF's default encode: each special token is one token; "<|end|>" takes the spaces
+		// By default an added token's text is text, special or not: its characters are not
+		// in this vocabulary, so only the "a"s count (HF drops characters it has no token for).
+		{"ordinary", ordinary, []int{2, 0, 4, 0, 2}, [][]int{{1, 16}, nil, {8, 9, 10, 11}, nil, {1, 6}}},
+		// HF's default encode: each added token is one token; "<|end|>" takes the spaces
 		// after it (rstrip).
 		{"special", special, []int{3, 2, 2, 0, 3}, [][]int{{1, 14, 16}, {13, 26}, {10, 11}, nil, {1, 4, 6}}},
 	} {

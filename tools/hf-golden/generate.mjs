@@ -17,11 +17,11 @@
 //   - Every input is encoded with tokenizer.encode(text, null, {addSpecialTokens: false}):
 //     no post-processor template ([CLS]/[SEP], <s>).
 //   - Two views of each file. "ids"/"offsets" are the ordinary view, chunkkit's default: the
-//     file loaded without its special added tokens, so "<|endoftext|>", "</s>", "[MASK]" in
-//     the text are text, as HF's encode_special_tokens (transformers' split_special_tokens)
-//     makes them; non-special added tokens (Qwen's <think>) still match. "special_ids"/
-//     "special_offsets", present only where they differ, are HF's default encode of the file
-//     as it is, each special token in the text one token (hf:PATH@special in chunkkit).
+//     file loaded with its added tokens made unmatchable, so "<|endoftext|>", "</s>", "[MASK]",
+//     Qwen's "<think>" in the text are text (HF's encode_special_tokens, transformers'
+//     split_special_tokens, does this for special tokens). "special_ids"/"special_offsets",
+//     present only where they differ, are HF's default encode of the file as it is, each
+//     added token in the text one token (hf:PATH@special in chunkkit).
 //   - ids are Encoding.getIds(); a case's token count is the length of ids.
 //   - offsets are Encoding.getOffsets() unchanged: [start, end) per token, in Unicode code
 //     points of the input (not bytes, not UTF-16 units). They are what HF reports, quirks
@@ -109,14 +109,13 @@ function loadFiles() {
     const bytes = readFileSync(f.path);
     f.sha256 = sha256(bytes);
     f.special = Tokenizer.fromFile(f.path);
-    // The ordinary view: the same file with its special added tokens made unmatchable, which
-    // is what HF's encode does with encode_special_tokens (transformers' split_special_tokens)
-    // set. They stay in place as placeholders (U+10FFFF and a number, text no input holds),
-    // because HF numbers an added token that is not in the model's vocabulary by its place in
-    // the list: removing them would renumber the non-special tokens after them (Qwen's <think>).
+    // The ordinary view: the same file with its added tokens made unmatchable, so their text
+    // is text (what HF's encode_special_tokens does for the special ones; chunkkit does it for
+    // all, as Qwen's non-special <|fim_prefix|> steers the model as much as a special token).
+    // They stay in place as placeholders (U+10FFFF and a number, text no input holds) so that
+    // the file loads as it is otherwise.
     const json = JSON.parse(bytes.toString("utf8"));
-    json.added_tokens = (json.added_tokens || []).map((t, i) =>
-      t.special ? { ...t, content: `\u{10FFFF}special-${i}` } : t);
+    json.added_tokens = (json.added_tokens || []).map((t, i) => ({ ...t, content: `\u{10FFFF}added-${i}` }));
     f.tokenizer = Tokenizer.fromString(JSON.stringify(json));
   }
   return { files, tmp };

@@ -1,6 +1,3 @@
-// Command chunkkit-hftokenizer is the hftokenizer plugin: it serves the token counts of any
-// HuggingFace tokenizer.json, named by path in the spec hf:/path/to/tokenizer.json. Hosts
-// start it; run by hand it says so and exits.
 package main
 
 import (

@@ -1,0 +1,146 @@
+package main_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer"
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// openHost builds this command into a temporary directory, lists it in a manifest as the
+// chunkkit CLI does, and returns a host that starts it on demand.
+func openHost(t *testing.T) *host.Host {
+	t.Helper()
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "chunkkit-hftokenizer"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	entry := host.Entry{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}}
+	if err := host.BuildManifest(dir, []host.Entry{entry}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := host.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// TestPluginAnswersLikeThePackage starts the built plugin through a chunkkit host for every
+// reference tokenizer.json, runs the conformance laws through it, and checks that it answers
+// exactly as the package does in-process, in both views; one process serves all the files.
+func TestPluginAnswersLikeThePackage(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", "..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := reffiles.All(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := openHost(t)
+	ctx := context.Background()
+	texts := []string{
+		"", "Hello, world!", "<|endoftext|> and </s> and [SEP]", "🦀 and 中文, Café", "bad \xff byte",
+		strings.Repeat(" ", 60) + "x", strings.Repeat("IEEE 00000000 ", 300), "<think>why</think>",
+	}
+	for _, f := range files {
+		for _, spec := range []string{"hf:" + f.Path, "hf:" + f.Path + hftokenizer.SpecialSuffix} {
+			t.Run(f.Name+"/"+strings.TrimPrefix(filepath.Ext(spec), ".json"), func(t *testing.T) {
+				remote, err := h.TokenCounter(ctx, spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasSuffix(spec, hftokenizer.SpecialSuffix) {
+					conformance.TokenCounter(t, remote)
+				}
+				var c hftokenizer.Counters
+				local, err := c.Counter(ctx, strings.TrimPrefix(spec, "hf:"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantCounts, _ := local.Count(ctx, texts)
+				wantBounds, _ := local.Boundaries(ctx, texts)
+				gotCounts, err := remote.Count(ctx, texts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotBounds, err := remote.Boundaries(ctx, texts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(wantCounts, gotCounts); diff != "" {
+					t.Errorf("Count (-in-process +plugin):\n%s", diff)
+				}
+				if diff := cmp.Diff(wantBounds, gotBounds, cmp.Comparer(func(a, b []int) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })); diff != "" {
+					t.Errorf("Boundaries (-in-process +plugin):\n%s", diff)
+				}
+				if n, ok := remote.(sdk.Namer); !ok || n.Name() != spec {
+					t.Errorf("Name = %v, want %s", remote, spec)
+				}
+			})
+		}
+	}
+}
+
+// TestBadFilesFailWhenTheCounterIsMade checks that a missing file, a file the plugin refuses
+// and a relative path are dealt with when the counter is made, not at the first Count.
+func TestBadFilesFailWhenTheCounterIsMade(t *testing.T) {
+	t.Parallel()
+	h := openHost(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+
+	missing := filepath.Join(dir, "nope", "tokenizer.json")
+	_, err := h.TokenCounter(ctx, "hf:"+missing)
+	if !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v, want ErrUnsupported naming %s", err, missing)
+	}
+
+	unigram := filepath.Join(dir, "unigram.json")
+	if err := os.WriteFile(unigram, []byte(`{"added_tokens":[],"normalizer":null,"pre_tokenizer":null,"model":{"type":"Unigram","vocab":[["a",0.0]]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.TokenCounter(ctx, "hf:"+unigram)
+	if !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), `model type "Unigram"`) {
+		t.Errorf("Unigram file: %v, want ErrUnsupported naming the model type", err)
+	}
+
+	// A relative path is the host's: the plugin gets it made absolute.
+	files, err := reffiles.WriteAssembled(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, files[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, err := h.TokenCounter(ctx, "hf:"+rel)
+	if err != nil {
+		t.Fatalf("relative path %s: %v", rel, err)
+	}
+	counts, err := tc.Count(ctx, []string{"Hello world"})
+	if err != nil || counts[0] != 2 {
+		t.Errorf("relative path: Count = %v, %v; want [2]", counts, err)
+	}
+}
