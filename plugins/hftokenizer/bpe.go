@@ -74,16 +74,8 @@ func buildBPE(cfg obj, path string, byteLevel bool) (*bpe, error) {
 	if err != nil {
 		return nil, err
 	}
-	unk, err := cfg.optStr(path, "unk_token", "")
-	if err != nil {
+	if m.unk, err = unkToken(cfg, path, vocab, ""); err != nil {
 		return nil, err
-	}
-	if unk != "" {
-		id, ok := vocab[unk]
-		if !ok {
-			return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
-		}
-		m.unk = id
 	}
 	for b := range 256 {
 		m.fallback[b], m.byteIDs[b] = -1, -1
@@ -126,6 +118,20 @@ func readVocab(cfg obj, path string) (map[string]int32, error) {
 		vocab[k] = int32(f)
 	}
 	return vocab, nil
+}
+
+// unkToken returns the id of the model's unk_token (def when the file has none), or -1 when
+// there is none at all.
+func unkToken(cfg obj, path string, vocab map[string]int32, def string) (int32, error) {
+	unk, err := cfg.optStr(path, "unk_token", def)
+	if err != nil || unk == "" {
+		return -1, err
+	}
+	id, ok := vocab[unk]
+	if !ok {
+		return -1, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
+	}
+	return id, nil
 }
 
 // readMerges reads "merges": "a b" strings or [a, b] pairs; a later duplicate wins, as in HF.

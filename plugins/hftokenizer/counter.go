@@ -25,17 +25,9 @@ func (t *Tokenizer) Name() string {
 // between two texts.
 func (t *Tokenizer) Count(ctx context.Context, texts []string) ([]int, error) {
 	counts := make([]int, len(texts))
-	var ids, ends []int32
-	for i, text := range texts {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var err error
-		ids, ends, err = t.encode(text, ids[:0], ends[:0])
-		if err != nil {
-			return nil, fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
-		}
-		counts[i] = len(ids)
+	err := t.each(ctx, texts, func(i int, ids, _ []int32) { counts[i] = len(ids) })
+	if err != nil {
+		return nil, err
 	}
 	return counts, nil
 }
@@ -46,19 +38,29 @@ func (t *Tokenizer) Count(ctx context.Context, texts []string) ([]int, error) {
 // Count reports; none for a text without tokens.
 func (t *Tokenizer) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	out := make([][]int, len(texts))
+	err := t.each(ctx, texts, func(i int, _, ends []int32) { out[i] = boundaries(texts[i], ends) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// each encodes texts in order, handing each one's ids and ends to f (reused afterwards), and
+// stops with ctx's error when ctx ends between two texts.
+func (t *Tokenizer) each(ctx context.Context, texts []string, f func(i int, ids, ends []int32)) error {
 	var ids, ends []int32
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		var err error
 		ids, ends, err = t.encode(text, ids[:0], ends[:0])
 		if err != nil {
-			return nil, fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
+			return fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
 		}
-		out[i] = boundaries(text, ends)
+		f(i, ids, ends)
 	}
-	return out, nil
+	return nil
 }
 
 // Encode returns the ids of text's tokens as HF's encode with add_special_tokens=false does.

@@ -57,13 +57,10 @@ func buildWordPiece(cfg obj, path string) (*wordPiece, error) {
 	if err != nil {
 		return nil, err
 	}
-	unk, err := cfg.optStr(path, "unk_token", "[UNK]")
-	if err != nil {
+	if _, err := unkToken(cfg, path, vocab, "[UNK]"); err != nil {
 		return nil, err
 	}
-	if _, ok := vocab[unk]; !ok {
-		return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
-	}
+	unk, _ := cfg.optStr(path, "unk_token", "[UNK]")
 	prefix, err := cfg.optStr(path, "continuing_subword_prefix", "##")
 	if err != nil {
 		return nil, err
@@ -118,19 +115,11 @@ func buildWordLevel(cfg obj, path string) (*wordLevel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &wordLevel{vocab: vocab, unk: -1}
-	unk, err := cfg.optStr(path, "unk_token", "")
+	unk, err := unkToken(cfg, path, vocab, "")
 	if err != nil {
 		return nil, err
 	}
-	if unk != "" {
-		id, ok := vocab[unk]
-		if !ok {
-			return nil, invalid(path+".unk_token", "%q is not in the vocabulary", unk)
-		}
-		m.unk = id
-	}
-	return m, nil
+	return &wordLevel{vocab: vocab, unk: unk}, nil
 }
 
 func (m *wordLevel) tokenize(text string, out []tok) ([]tok, error) {

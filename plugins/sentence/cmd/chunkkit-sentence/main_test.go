@@ -3,40 +3,21 @@ package main_test
 import (
 	"context"
 	"errors"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/sentence"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// openHost builds this command into a temporary directory, lists it in a manifest as the
-// chunkkit CLI does, and returns a host that starts it on demand.
+// openHost builds this command and returns a host that starts it on demand.
 func openHost(t *testing.T) *host.Host {
-	t.Helper()
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "chunkkit-sentence"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	entry := host.Entry{Name: "sentence", Binary: "chunkkit-sentence", Kinds: []string{host.KindSentence}}
-	if err := host.BuildManifest(dir, []host.Entry{entry}); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := host.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
-	t.Cleanup(func() { h.Close() })
-	return h
+	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-sentence", Name: "sentence", Kinds: []string{host.KindSentence}})
 }
 
 // TestPluginAnswersLikeThePackage starts the built plugin through a chunkkit host for each

@@ -3,15 +3,13 @@ package main_test
 import (
 	"context"
 	"errors"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -21,21 +19,7 @@ import (
 // answers exactly as the package does in-process and refuses unknown encodings.
 func TestPluginAnswersLikeThePackage(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "chunkkit-tiktoken"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	entry := host.Entry{Name: host.TiktokenPlugin, Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}}
-	if err := host.BuildManifest(dir, []host.Entry{entry}); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := host.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
-	t.Cleanup(func() { h.Close() })
+	h := hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-tiktoken", Name: host.TiktokenPlugin, Kinds: []string{host.KindTokenizer}})
 
 	ctx := context.Background()
 	texts := []string{"", "Hello, world!", "<|endoftext|> stays text", "🦀 and 中文", "bad \xff byte", strings.Repeat("a", 5000)}
