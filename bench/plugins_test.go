@@ -12,6 +12,10 @@ package bench_test
 // files in manifest order up to ~4 MB (the selection of plugins/tiktoken's BenchmarkCount and
 // tools/tiktoken-golden/bench.mjs), BenchmarkChunk its English Markdown. Without it they skip,
 // saying so; BenchmarkColdStart and BenchmarkChunkSample need nothing.
+//
+// BenchmarkHF counts through the hftokenizer plugin, impl=go-plugin beside
+// plugins/hftokenizer's BenchmarkHF (impl=go-inprocess) and tools/hf-golden/bench.mjs
+// (impl=hf-rust-napi), on the same text cut the same way; bench/hf.sh runs the three.
 
 import (
 	"context"
@@ -27,6 +31,8 @@ import (
 
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer"
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
@@ -43,7 +49,8 @@ var (
 	buildErr  error
 )
 
-// pluginCatalog builds the tiktoken plugin once into a temporary directory with a manifest.
+// pluginCatalog builds the tiktoken and hftokenizer plugins once into a temporary directory
+// with a manifest.
 func pluginCatalog(b *testing.B) *host.Catalog {
 	b.Helper()
 	buildOnce.Do(func() {
@@ -52,12 +59,17 @@ func pluginCatalog(b *testing.B) *host.Catalog {
 			buildErr = err
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", dir+"/",
+			"github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken",
+			"github.com/chunkkit/chunkkit/plugins/hftokenizer/cmd/chunkkit-hftokenizer").CombinedOutput()
 		if err != nil {
-			buildErr = fmt.Errorf("building the tiktoken plugin: %v\n%s", err, out)
+			buildErr = fmt.Errorf("building the tiktoken and hftokenizer plugins: %v\n%s", err, out)
 			return
 		}
-		entries := []host.Entry{{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}}}
+		entries := []host.Entry{
+			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}},
+			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}},
+		}
 		if buildErr = host.BuildManifest(dir, entries); buildErr != nil {
 			return
 		}
@@ -97,8 +109,20 @@ func counterFor(b *testing.B, path, enc string, backend tiktoken.Backend) sdk.To
 }
 
 // englishFiles returns the corpus's English files whose path has prefix, in manifest order,
-// until they hold limit bytes.
+// until they hold limit bytes, by path.
 func englishFiles(b *testing.B, prefix string, limit int) map[string]string {
+	b.Helper()
+	paths, texts := englishTexts(b, prefix, limit)
+	files := map[string]string{}
+	for i, p := range paths {
+		files[p] = texts[i]
+	}
+	return files
+}
+
+// englishTexts returns the paths and texts of the corpus's English files whose path has
+// prefix, in manifest order, until they hold limit bytes.
+func englishTexts(b *testing.B, prefix string, limit int) (paths, texts []string) {
 	b.Helper()
 	dir := os.Getenv(corpusEnv)
 	if dir == "" {
@@ -108,7 +132,6 @@ func englishFiles(b *testing.B, prefix string, limit int) map[string]string {
 	if err != nil {
 		b.Fatalf("%s=%s is not a corpus: %v", corpusEnv, dir, err)
 	}
-	files := map[string]string{}
 	total := 0
 	for i, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
 		rel, _, _ := strings.Cut(line, "\t")
@@ -119,12 +142,12 @@ func englishFiles(b *testing.B, prefix string, limit int) map[string]string {
 		if err != nil {
 			b.Fatal(err)
 		}
-		files[rel] = string(data)
+		paths, texts = append(paths, rel), append(texts, string(data))
 		if total += len(data); total >= limit {
 			break
 		}
 	}
-	return files
+	return paths, texts
 }
 
 // BenchmarkCount counts ~4 MB of real English text in one batch, per backend, in-process and
@@ -149,6 +172,104 @@ func BenchmarkCount(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkHF counts the text of tools/hf-golden/bench.mjs through the hftokenizer plugin with
+// each reference tokenizer.json (needs `make hf-files`), one Count call per piece, with the
+// spec hf:PATH@special (HF's encode matches added tokens in the text): the corpus's English
+// files up to ~4 MB, or without CHUNKKIT_CORPUS Chroma's corpora in ../shared, cut into pieces
+// of at most 64 KiB at "\n\n" as plugins/hftokenizer's BenchmarkHF cuts them.
+func BenchmarkHF(b *testing.B) {
+	var pieces []string
+	size := 0
+	for _, t := range hfTexts(b) {
+		for _, p := range hfPieces(t) {
+			pieces = append(pieces, p)
+			size += len(p)
+		}
+	}
+	files, err := reffiles.All("..", b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, f := range files {
+		b.Run("file="+f.Name+"/impl=go-plugin", func(b *testing.B) {
+			abs, err := filepath.Abs(f.Path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := quietHost(b).TokenCounter(ctx, "hf:"+abs+hftokenizer.SpecialSuffix)
+			if err != nil {
+				b.Fatal(err)
+			}
+			op := func() int {
+				tokens := 0
+				for i := range pieces {
+					n, err := c.Count(ctx, pieces[i:i+1])
+					if err != nil {
+						b.Fatal(err)
+					}
+					tokens += n[0]
+				}
+				return tokens
+			}
+			op() // the warm-up op bench.mjs runs too
+			b.SetBytes(int64(size))
+			var tokens int
+			for b.Loop() {
+				tokens = op()
+			}
+			b.ReportMetric(float64(tokens), "tokens/op")
+		})
+	}
+}
+
+// hfTexts returns BenchmarkHF's texts: the corpus's English files up to corpusBytes, or,
+// without CHUNKKIT_CORPUS, ../shared/eval/chroma/corpora/*.md; it skips when neither is there.
+func hfTexts(b *testing.B) []string {
+	b.Helper()
+	if os.Getenv(corpusEnv) != "" {
+		_, texts := englishTexts(b, "en-", corpusBytes)
+		return texts
+	}
+	dir := filepath.Join("..", "..", "shared", "eval", "chroma", "corpora")
+	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil || len(names) == 0 {
+		b.Skipf("%s is not set and %s holds no .md files: build a corpus with ../shared/tools/build-corpus.sh /tmp/corpus and set %s=/tmp/corpus", corpusEnv, dir, corpusEnv)
+	}
+	var texts []string
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, string(data))
+	}
+	return texts
+}
+
+// hfPieces cuts text as tools/hf-golden/bench.mjs does: split at every "\n\n", consecutive
+// parts joined back while the piece stays within 65,536 bytes, a longer part alone.
+// (plugins/hftokenizer's cutPieces is the same, and tested there.)
+func hfPieces(text string) []string {
+	const limit = 65_536
+	var out []string
+	start, end := 0, -1 // the piece being built is text[start:end]; none while end < 0
+	at := 0
+	for _, part := range strings.Split(text, "\n\n") {
+		partStart, partEnd := at, at+len(part)
+		at = partEnd + len("\n\n")
+		if end >= 0 && partEnd-start <= limit {
+			end = partEnd
+			continue
+		}
+		if end >= 0 {
+			out = append(out, text[start:end])
+		}
+		start, end = partStart, partEnd
+	}
+	return append(out, text[start:end])
 }
 
 // BenchmarkChunk chunks the corpus's English Markdown with HeadingAware at 512/64 through the
