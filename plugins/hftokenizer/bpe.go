@@ -44,7 +44,7 @@ type merge struct{ rank, id int32 }
 func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 // buildBPE reads a BPE model. byteLevel says the pre-tokenizer ends in ByteLevel.
-func buildBPE(cfg obj, path string, byteLevel bool) (*bpe, error) {
+func buildBPE(cfg obj, path string, vocab map[string]int32, byteLevel bool) (*bpe, error) {
 	if d, err := cfg.number(path, "dropout", 0); err != nil {
 		return nil, err
 	} else if d != 0 {
@@ -68,10 +68,6 @@ func buildBPE(cfg obj, path string, byteLevel bool) (*bpe, error) {
 		return nil, err
 	}
 	if m.ignoreMerges, err = cfg.boolean(path, "ignore_merges", false); err != nil {
-		return nil, err
-	}
-	vocab, err := readVocab(cfg, path)
-	if err != nil {
 		return nil, err
 	}
 	if m.unk, err = unkToken(cfg, path, vocab, ""); err != nil {

@@ -12,6 +12,7 @@ package hftokenizer
 // from vocabularies in Go modules by package reffiles.
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -88,77 +89,145 @@ func hfEnds(text string, offsets [][2]int) []int32 {
 // Count and Boundaries agree with them.
 func TestGoldens(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	for _, f := range referenceFiles(t) {
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
-			raw, err := os.ReadFile(filepath.Join("testdata", "golden", f.Name+".json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var g goldenFile
-			if err := json.Unmarshal(raw, &g); err != nil {
-				t.Fatal(err)
-			}
-			if len(g.Cases) < 200 {
-				t.Fatalf("%d cases, want at least 200", len(g.Cases))
-			}
-			ordinary, sum := loadReference(t, f)
+			g := readGolden(t, filepath.Join("testdata", "golden", f.Name+".json"))
+			tok, sum := loadReference(t, f)
 			if sum != g.TokenizerSHA256 {
 				t.Fatalf("%s has sha256 %s; the golden file was made from %s: regenerate the goldens (see the top of this file)", f.Path, sum, g.TokenizerSHA256)
 			}
-			special := ordinary.MatchSpecial()
-			texts := make([]string, len(g.Cases))
-			for i, c := range g.Cases {
-				texts[i] = c.Text
-			}
-			for _, view := range []struct {
-				name string
-				tok  *Tokenizer
-			}{{"ordinary", ordinary}, {"special", special}} {
-				counts, err := view.tok.Count(ctx, texts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				bounds, err := view.tok.Boundaries(ctx, texts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := sdk.CheckBoundaries(texts, bounds); err != nil {
-					t.Errorf("%s: %v", view.name, err)
-				}
-				failures := 0
-				for i, c := range g.Cases {
-					wantIDs, wantOffsets := c.IDs, c.Offsets
-					if view.name == "special" && c.SpecialIDs != nil {
-						wantIDs, wantOffsets = c.SpecialIDs, c.SpecialOffsets
-					}
-					ids, ends, err := view.tok.encode(c.Text, nil, nil)
-					if err != nil {
-						t.Errorf("%s: %q: %v", view.name, c.Text, err)
-						continue
-					}
-					got := make([]int, len(ids))
-					for j, id := range ids {
-						got[j] = int(id)
-					}
-					wantEnds := hfEnds(c.Text, wantOffsets)
-					if diff := cmp.Diff(wantIDs, got, cmpopts.EquateEmpty()); diff != "" {
-						t.Errorf("%s: %q: ids (-HF +ours):\n%s", view.name, c.Text, diff)
-						failures++
-					} else if diff := cmp.Diff(wantEnds, ends, cmpopts.EquateEmpty()); diff != "" {
-						t.Errorf("%s: %q: token end offsets in bytes (-HF +ours):\n%s", view.name, c.Text, diff)
-						failures++
-					}
-					if counts[i] != len(wantIDs) || len(bounds[i]) != len(wantIDs) {
-						t.Errorf("%s: %q: Count %d, %d boundaries; HF has %d tokens", view.name, c.Text, counts[i], len(bounds[i]), len(wantIDs))
-					}
-					if failures > 10 {
-						t.Fatal("too many differences")
-					}
-				}
-			}
+			checkGolden(t, tok, g)
 		})
+	}
+}
+
+// TestVariantGoldens does the same for the variants of testdata/variants.json: reference
+// files with components replaced, so that every normalizer, pre-tokenizer and model option
+// this package supports is checked against HF, not only those the seven files use.
+func TestVariantGoldens(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "variants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var variants []struct {
+		Name, Base string
+		Patch      map[string]any
+	}
+	if err := json.Unmarshal(raw, &variants); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]reffiles.File{}
+	for _, f := range referenceFiles(t) {
+		files[f.Name] = f
+	}
+	for _, v := range variants {
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			base, ok := files[v.Base]
+			if !ok {
+				t.Fatalf("no reference file %q", v.Base)
+			}
+			data, err := os.ReadFile(base.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var js map[string]any
+			if err := json.Unmarshal(data, &js); err != nil {
+				t.Fatal(err)
+			}
+			for k, val := range v.Patch {
+				if k == "model" {
+					for mk, mv := range val.(map[string]any) {
+						js["model"].(map[string]any)[mk] = mv
+					}
+					continue
+				}
+				js[k] = val
+			}
+			patched, err := json.Marshal(js)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, err := Parse(bytes.NewReader(patched))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tok, readGolden(t, filepath.Join("testdata", "golden", "variants", v.Name+".json")))
+		})
+	}
+}
+
+func readGolden(t *testing.T, path string) goldenFile {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Cases) < 200 {
+		t.Fatalf("%s: %d cases, want at least 200", path, len(g.Cases))
+	}
+	return g
+}
+
+// checkGolden compares tok's ids and token end offsets with g's, in both views, and checks
+// that Count and Boundaries agree with them.
+func checkGolden(t *testing.T, ordinary *Tokenizer, g goldenFile) {
+	t.Helper()
+	ctx := context.Background()
+	texts := make([]string, len(g.Cases))
+	for i, c := range g.Cases {
+		texts[i] = c.Text
+	}
+	for _, view := range []struct {
+		name string
+		tok  *Tokenizer
+	}{{"ordinary", ordinary}, {"special", ordinary.MatchSpecial()}} {
+		counts, err := view.tok.Count(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds, err := view.tok.Boundaries(ctx, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+			t.Errorf("%s: %v", view.name, err)
+		}
+		failures := 0
+		for i, c := range g.Cases {
+			wantIDs, wantOffsets := c.IDs, c.Offsets
+			if view.name == "special" && c.SpecialIDs != nil {
+				wantIDs, wantOffsets = c.SpecialIDs, c.SpecialOffsets
+			}
+			ids, ends, err := view.tok.encode(c.Text, nil, nil)
+			if err != nil {
+				t.Errorf("%s: %q: %v", view.name, c.Text, err)
+				continue
+			}
+			got := make([]int, len(ids))
+			for j, id := range ids {
+				got[j] = int(id)
+			}
+			if diff := cmp.Diff(wantIDs, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s: %q: ids (-HF +ours):\n%s", view.name, c.Text, diff)
+				failures++
+			} else if diff := cmp.Diff(hfEnds(c.Text, wantOffsets), ends, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s: %q: token end offsets in bytes (-HF +ours):\n%s", view.name, c.Text, diff)
+				failures++
+			}
+			if counts[i] != len(wantIDs) || len(bounds[i]) != len(wantIDs) {
+				t.Errorf("%s: %q: Count %d, %d boundaries; HF has %d tokens", view.name, c.Text, counts[i], len(bounds[i]), len(wantIDs))
+			}
+			if failures > 10 {
+				t.Fatal("too many differences")
+			}
+		}
 	}
 }
 

@@ -9,15 +9,16 @@ import (
 	"github.com/sugarme/tokenizer/model/wordpiece"
 )
 
-// buildModel reads the "model" component. byteLevel says the pre-tokenizer ends in ByteLevel.
-func buildModel(cfg obj, byteLevel bool) (model, error) {
+// buildModel reads the "model" component, and returns its vocabulary as the file spells it
+// (which added tokens are numbered by). byteLevel says the pre-tokenizer ends in ByteLevel.
+func buildModel(cfg obj, byteLevel bool) (model, map[string]int32, error) {
 	const path = "model"
 	if cfg == nil {
-		return nil, invalid(path, "missing")
+		return nil, nil, invalid(path, "missing")
 	}
 	typ, err := cfg.optStr(path, "type", "")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if typ == "" {
 		// Old files leave the type out; HF then tells the models apart by their fields.
@@ -28,21 +29,30 @@ func buildModel(cfg obj, byteLevel bool) (model, error) {
 			typ = "WordPiece"
 		}
 	}
+	var m model
 	switch typ {
-	case "BPE":
-		return buildBPE(cfg, path, byteLevel)
-	case "WordPiece":
-		if byteLevel {
-			return nil, unsupported(path, "WordPiece after a ByteLevel pre-tokenizer")
-		}
-		return buildWordPiece(cfg, path)
-	case "WordLevel":
-		if byteLevel {
-			return nil, unsupported(path, "WordLevel after a ByteLevel pre-tokenizer")
-		}
-		return buildWordLevel(cfg, path)
+	case "BPE", "WordPiece", "WordLevel":
+	default:
+		return nil, nil, unsupported(path, "model type %q", typ)
 	}
-	return nil, unsupported(path, "model type %q", typ)
+	vocab, err := readVocab(cfg, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case typ == "BPE":
+		m, err = buildBPE(cfg, path, vocab, byteLevel)
+	case byteLevel:
+		return nil, nil, unsupported(path, "%s after a ByteLevel pre-tokenizer", typ)
+	case typ == "WordPiece":
+		m, err = buildWordPiece(cfg, path, vocab)
+	default:
+		m, err = buildWordLevel(cfg, path, vocab)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, vocab, nil
 }
 
 // wordPiece is sugarme/tokenizer's WordPiece model, built with the file's
@@ -52,11 +62,7 @@ type wordPiece struct {
 	wp sugar.Model
 }
 
-func buildWordPiece(cfg obj, path string) (*wordPiece, error) {
-	vocab, err := readVocab(cfg, path)
-	if err != nil {
-		return nil, err
-	}
+func buildWordPiece(cfg obj, path string, vocab map[string]int32) (*wordPiece, error) {
 	if _, err := unkToken(cfg, path, vocab, "[UNK]"); err != nil {
 		return nil, err
 	}
@@ -110,11 +116,7 @@ type wordLevel struct {
 	unk   int32
 }
 
-func buildWordLevel(cfg obj, path string) (*wordLevel, error) {
-	vocab, err := readVocab(cfg, path)
-	if err != nil {
-		return nil, err
-	}
+func buildWordLevel(cfg obj, path string, vocab map[string]int32) (*wordLevel, error) {
 	unk, err := unkToken(cfg, path, vocab, "")
 	if err != nil {
 		return nil, err

@@ -52,7 +52,9 @@ func buildNormalizer(cfg obj, path string) (normalizer, error) {
 	case "Lowercase":
 		return (*piece).lowercase, nil
 	case "StripAccents":
-		return func(p *piece) { p.filter(func(r rune) bool { return !unicode.Is(unicode.Mn, r) }) }, nil
+		// HF's StripAccents drops every combining mark (Mn, Mc, Me); BertNormalizer's accent
+		// stripping below drops only the non-spacing ones (Mn).
+		return func(p *piece) { p.filter(func(r rune) bool { return !unicode.IsMark(r) }) }, nil
 	case "Strip":
 		left, err := cfg.boolean(path, "strip_left", false)
 		if err != nil {

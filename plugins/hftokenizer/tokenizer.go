@@ -88,13 +88,14 @@ func Parse(r io.Reader) (*Tokenizer, error) {
 	if t.pre, t.byteLevel, err = buildPreTokenizer(obj(cfg.PreTokenizer), "pre_tokenizer"); err != nil {
 		return nil, err
 	}
-	if t.model, err = buildModel(obj(cfg.Model), t.byteLevel); err != nil {
+	var vocab map[string]int32
+	if t.model, vocab, err = buildModel(obj(cfg.Model), t.byteLevel); err != nil {
 		return nil, err
 	}
 	if err := checkPostProcessor(obj(cfg.PostProcessor), "post_processor"); err != nil {
 		return nil, err
 	}
-	if err := t.addTokens(cfg.AddedTokens); err != nil {
+	if err := t.addTokens(cfg.AddedTokens, vocab); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -128,17 +129,44 @@ func checkPostProcessor(cfg obj, path string) error {
 	return unsupported(path, "post-processor type %q", typ)
 }
 
-// addTokens builds the two added-token matchers the way HF's AddedVocabulary does: special
+// addTokens builds the added-token matchers the way HF's AddedVocabulary does: special
 // tokens first, then the others, split by whether they match normalized text; a normalized
-// token is looked for in its normalized form.
-func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig) error {
-	var special, plain []*addedToken
-	seen := map[string]bool{}
-	for _, c := range cfgs {
+// token is looked for in its normalized form. Ids are HF's, not the file's: a token already
+// added or in the model's vocabulary keeps that id, any other gets the next one after the
+// vocabulary (HF warns when the file says otherwise, and then uses its own).
+func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32) error {
+	added := map[string]int32{}
+	next := func() int32 {
+		hi := int32(-1)
+		for _, id := range added {
+			hi = max(hi, id)
+		}
+		if hi < 0 || hi < int32(len(vocab)) && len(vocab) > 0 {
+			return int32(len(vocab))
+		}
+		return hi + 1
+	}
+	ids := make([]int32, len(cfgs))
+	for i, c := range cfgs {
 		if c.Content == "" {
 			continue
 		}
-		a := &addedToken{id: int32(c.Id), content: c.Content, singleWord: c.SingleWord, lstrip: c.Lstrip,
+		id, ok := added[c.Content]
+		if !ok {
+			if id, ok = vocab[c.Content]; !ok {
+				id = next()
+			}
+		}
+		added[c.Content] = id
+		ids[i] = id
+	}
+	var special, plain []*addedToken
+	seen := map[string]bool{}
+	for i, c := range cfgs {
+		if c.Content == "" {
+			continue
+		}
+		a := &addedToken{id: ids[i], content: c.Content, singleWord: c.SingleWord, lstrip: c.Lstrip,
 			rstrip: c.Rstrip, normalized: c.Normalized, special: c.Special}
 		if c.Special {
 			if seen[c.Content] {

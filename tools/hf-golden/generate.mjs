@@ -6,6 +6,9 @@
 //
 //   plugins/hftokenizer/testdata/golden/NAME.json   one per reference file, every string of
 //                                                   testdata/strings.json encoded
+//   plugins/hftokenizer/testdata/golden/variants/   the same for the variants of
+//                                                   testdata/variants.json (components the
+//                                                   seven files do not use)
 //   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
 //
 // The reference files are the seven of reffiles.All, in its order: gpt2 and bert-base-uncased,
@@ -153,6 +156,46 @@ async function goldens(files) {
   }
 }
 
+// variants writes golden/variants/NAME.json for every entry of testdata/variants.json: a
+// reference file with some components replaced ("patch": top-level keys replace the file's,
+// except "model", whose keys are merged into the file's model), so that the normalizers,
+// pre-tokenizers and model options the seven files do not use are checked against HF too.
+// Same strings, same two views, same format as the goldens.
+async function variants(files) {
+  const specs = JSON.parse(readFileSync(join(testdata, "variants.json"), "utf8"));
+  const strings = JSON.parse(readFileSync(join(testdata, "strings.json"), "utf8"));
+  mkdirSync(join(testdata, "golden", "variants"), { recursive: true });
+  for (const v of specs) {
+    const base = files.find((f) => f.name === v.base);
+    if (!base) throw new Error(`variant ${v.name}: no reference file ${v.base}`);
+    const json = JSON.parse(readFileSync(base.path, "utf8"));
+    for (const [k, val] of Object.entries(v.patch)) {
+      json[k] = k === "model" ? { ...json.model, ...val } : val;
+    }
+    const special = Tokenizer.fromString(JSON.stringify(json));
+    json.added_tokens = (json.added_tokens || []).map((t, i) => ({ ...t, content: `\u{10FFFF}added-${i}` }));
+    const ordinary = Tokenizer.fromString(JSON.stringify(json));
+    const lines = [];
+    for (const text of strings) {
+      const o = await encode(ordinary, text);
+      const sp = await encode(special, text);
+      const c = { text, ids: o.ids, offsets: o.offsets };
+      if (JSON.stringify(sp) !== JSON.stringify(o)) {
+        c.special_ids = sp.ids;
+        c.special_offsets = sp.offsets;
+      }
+      lines.push(JSON.stringify(c));
+    }
+    const head = { name: v.name, base: v.base, tokenizer_sha256: base.sha256, reference: REFERENCE };
+    const body =
+      "{\n" +
+      Object.entries(head).map(([k, val]) => `${JSON.stringify(k)}: ${JSON.stringify(val)},\n`).join("") +
+      '"cases": [\n' + lines.join(",\n") + "\n]\n}\n";
+    writeFileSync(join(testdata, "golden", "variants", `${v.name}.json`), body);
+  }
+  console.error(`variants: ${specs.length} files -> ${join(testdata, "golden", "variants")}`);
+}
+
 // doc counts one document with every file.
 async function doc(files, path, rel) {
   const b = readFileSync(path);
@@ -220,6 +263,7 @@ try {
     }
   }
   await goldens(files);
+  await variants(files);
   await corpus(files);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
