@@ -77,6 +77,10 @@ bench-go: ## Run the Go micro-benchmarks (COUNT=10) into bench/out/go.txt; compa
 bench-tokenizers: ## Tokenizers in-process vs plugin vs npm tiktoken, with benchstat (needs ../shared to build the corpus).
 	bench/tokenizers.sh
 
+.PHONY: bench-hf
+bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Rust core (npm), with benchstat (needs ../shared to build the corpus).
+	bench/hf.sh
+
 .PHONY: ocr-fixtures
 ocr-fixtures: ## Re-render the OCR fixture pages and rerun Tesseract on them (needs imagemagick, tesseract-ocr).
 	tools/ocr-fixtures/make.sh
