@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 )
 
@@ -30,12 +31,13 @@ func runMain(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	build := exec.Command("go", "build", "-o", dir+"/",
 		"github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken",
+		"github.com/chunkkit/chunkkit/plugins/hftokenizer/cmd/chunkkit-hftokenizer",
 		"github.com/chunkkit/chunkkit/plugins/sentence/cmd/chunkkit-sentence")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building the plugins: %v\n%s", err, out)
 		return 1
 	}
-	if err := host.BuildManifest(dir, []host.Entry{firstParty[0], firstParty[2]}); err != nil {
+	if err := host.BuildManifest(dir, firstParty); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -107,6 +109,44 @@ func TestCount(t *testing.T) {
 		var out, errOut strings.Builder
 		code := run(context.Background(), []string{"count", "--jsonl"}, strings.NewReader("\"ok\"\n{oops}\n"), &out, &errOut)
 		if code != 1 || !strings.Contains(errOut.String(), "line 2") {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	})
+}
+
+// TestCountThroughTheHFPlugin counts with GPT-2's tokenizer.json (assembled as HF's own) through
+// the hftokenizer plugin. The expected counts are HF tokenizers' (see
+// plugins/hftokenizer/testdata/golden/gpt2.json): "Hello world" is [15496, 995].
+func TestCountThroughTheHFPlugin(t *testing.T) {
+	dir := t.TempDir()
+	files, err := reffiles.WriteAssembled(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpt2 := files[0].Path
+	for _, tc := range []struct {
+		name, spec, stdin, want string
+	}{
+		{"plain text", "hf:" + gpt2, "\"Hello world\"\n\"\"\n", "2\n0\n"},
+		{"special-token text is text", "hf:" + gpt2, "\"<|endoftext|>\"\n", "7\n"},
+		{"@special matches it as HF's default encode", "hf:" + gpt2 + "@special", "\"<|endoftext|>\"\n", "1\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut strings.Builder
+			code := run(context.Background(), []string{"count", "--jsonl", "--tokenizer", tc.spec}, strings.NewReader(tc.stdin), &out, &errOut)
+			if code != 0 || out.String() != tc.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %q", code, out.String(), errOut.String(), tc.want)
+			}
+		})
+	}
+	t.Run("a file the plugin refuses fails with its reason", func(t *testing.T) {
+		bad := filepath.Join(dir, "unigram.json")
+		if err := os.WriteFile(bad, []byte(`{"added_tokens":[],"model":{"type":"Unigram","vocab":[]}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut strings.Builder
+		code := run(context.Background(), []string{"count", "--tokenizer", "hf:" + bad}, strings.NewReader("x"), &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), `model type "Unigram"`) || !strings.Contains(errOut.String(), bad) {
 			t.Errorf("exit %d, stderr %q", code, errOut.String())
 		}
 	})
