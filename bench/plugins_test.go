@@ -188,6 +188,9 @@ func BenchmarkHF(b *testing.B) {
 			size += len(p)
 		}
 	}
+	if _, err := os.Stat(reffiles.NPMPath("..", reffiles.NPM[0])); err != nil {
+		b.Skipf("the npm reference files are not installed, run `make hf-files`: %v", err)
+	}
 	files, err := reffiles.All("..", b.TempDir())
 	if err != nil {
 		b.Fatal(err)

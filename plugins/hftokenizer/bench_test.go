@@ -17,7 +17,8 @@ package hftokenizer_test
 // there. Each text is split at "\n\n" and the parts joined back into pieces of at most 65,536
 // bytes; one op counts every piece with its own Count call, as bench.mjs makes one encode call
 // per piece. The counter is the MatchSpecial view, because HF's encode matches added tokens in
-// the text; on the build corpus both views count the same (testdata/corpus.json).
+// the text; on the build corpus both views count the same (testdata/corpus.json). Without
+// `make hf-files` it skips.
 
 import (
 	"context"
@@ -50,7 +51,11 @@ func BenchmarkHF(b *testing.B) {
 		size += len(p)
 	}
 	b.Logf("%d texts, %d pieces, %d bytes from %s", len(texts), len(pieces), size, source)
-	files, err := reffiles.All(filepath.Join("..", ".."), b.TempDir())
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(reffiles.NPMPath(root, reffiles.NPM[0])); err != nil {
+		b.Skipf("the npm reference files are not installed, run `make hf-files`: %v", err)
+	}
+	files, err := reffiles.All(root, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
