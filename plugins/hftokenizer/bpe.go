@@ -3,6 +3,7 @@ package hftokenizer
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -36,6 +37,39 @@ type bpe struct {
 	ignoreMerges bool
 	prefix       string // continuing_subword_prefix
 	suffix       string // end_of_word_suffix
+
+	cache wordCache
+}
+
+// wordCache remembers the tokens of the words a model has seen, as HF's BPE does: up to
+// cacheSize words of at most maxCachedWord bytes, after which it stops taking new ones. It is
+// safe for concurrent use; the zero value is ready.
+type wordCache struct {
+	mu    sync.RWMutex
+	words map[string][]tok
+}
+
+const (
+	cacheSize     = 10000
+	maxCachedWord = 256
+)
+
+func (c *wordCache) get(word string) ([]tok, bool) {
+	c.mu.RLock()
+	toks, ok := c.words[word]
+	c.mu.RUnlock()
+	return toks, ok
+}
+
+func (c *wordCache) put(word string, toks []tok) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.words == nil {
+		c.words = make(map[string][]tok, cacheSize)
+	}
+	if len(c.words) < cacheSize {
+		c.words[word] = append([]tok(nil), toks...)
+	}
 }
 
 // merge is what a pair of symbols becomes, and how early.
@@ -190,6 +224,15 @@ func (m *bpe) tokenize(text string, out []tok) ([]tok, error) {
 			return append(out, tok{id, 0, int32(len(text))}), nil
 		}
 	}
+	if toks, ok := m.cache.get(text); ok {
+		return append(out, toks...), nil
+	}
+	from := len(out)
+	defer func() {
+		if len(text) <= maxCachedWord {
+			m.cache.put(text, out[from:])
+		}
+	}()
 	syms := m.initial(text)
 	m.mergeAll(syms)
 	// Offsets are cumulative lengths, as in HF: a character dropped for want of an unk_token

@@ -59,7 +59,8 @@ func buildModel(cfg obj, byteLevel bool) (model, map[string]int32, error) {
 // continuing_subword_prefix (sugarme's own tokenizer.json loader ignores it and always uses
 // "##"), with its character offsets turned into byte offsets.
 type wordPiece struct {
-	wp sugar.Model
+	wp    sugar.Model
+	cache wordCache
 }
 
 func buildWordPiece(cfg obj, path string, vocab map[string]int32) (*wordPiece, error) {
@@ -85,6 +86,18 @@ func buildWordPiece(cfg obj, path string, vocab map[string]int32) (*wordPiece, e
 }
 
 func (w *wordPiece) tokenize(text string, out []tok) ([]tok, error) {
+	if toks, ok := w.cache.get(text); ok {
+		return append(out, toks...), nil
+	}
+	from := len(out)
+	out, err := w.tokenizeWord(text, out)
+	if err == nil && len(text) <= maxCachedWord {
+		w.cache.put(text, out[from:])
+	}
+	return out, err
+}
+
+func (w *wordPiece) tokenizeWord(text string, out []tok) ([]tok, error) {
 	toks, err := w.wp.Tokenize(text)
 	if err != nil {
 		return nil, fmt.Errorf("WordPiece: %w", err)

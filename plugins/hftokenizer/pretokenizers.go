@@ -262,16 +262,17 @@ func split(p piece, ms []match, b behavior, out []piece) []piece {
 		start, end int
 		remove     bool
 	}
+	switch b {
+	case isolated, removed:
+		for _, m := range ms {
+			if (b == isolated || !m.match) && m.end > m.start {
+				out = append(out, p.slice(m.start, m.end))
+			}
+		}
+		return out
+	}
 	cuts := make([]cut, 0, len(ms))
 	switch b {
-	case isolated:
-		for _, m := range ms {
-			cuts = append(cuts, cut{m.start, m.end, false})
-		}
-	case removed:
-		for _, m := range ms {
-			cuts = append(cuts, cut{m.start, m.end, m.match})
-		}
 	case contiguous:
 		prev := false
 		for _, m := range ms {

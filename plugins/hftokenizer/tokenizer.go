@@ -223,14 +223,16 @@ func (t *Tokenizer) encode(text string, ids, ends []int32) ([]int32, []int32, er
 		normd = t.normd.split(p, normd)
 	}
 	var toks []tok
+	var words []piece
 	for _, p := range normd {
 		if p.id >= 0 {
 			ids, ends = append(ids, p.id), append(ends, p.orig(0, len(p.text)).end)
 			continue
 		}
-		words := []piece{p}
 		if t.pre != nil {
 			words = t.pre(p, words[:0])
+		} else {
+			words = append(words[:0], p)
 		}
 		for _, w := range words {
 			var err error
