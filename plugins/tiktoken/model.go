@@ -13,9 +13,9 @@ type Backend string
 
 // The backends.
 const (
-	// Fast counts with the vocabularies github.com/tiktoken-go/tokenizer embeds and this
-	// package's own scanners and merge: linear time on any input, several times faster than
-	// Reference. It is the default: the zero Backend means Fast.
+	// Fast counts with the vocabularies github.com/tiktoken-go/tokenizer embeds, the
+	// scanners of internal/pretok and this package's own merge: linear time on any input,
+	// several times faster than Reference. It is the default: the zero Backend means Fast.
 	Fast Backend = "fast"
 	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken,
 	// with its vocabularies from github.com/pkoukk/tiktoken-go-loader. It is superlinear on
