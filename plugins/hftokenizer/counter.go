@@ -49,12 +49,13 @@ func (t *Tokenizer) Boundaries(ctx context.Context, texts []string) ([][]int, er
 // stops with ctx's error when ctx ends between two texts.
 func (t *Tokenizer) each(ctx context.Context, texts []string, f func(i int, ids, ends []int32)) error {
 	var ids, ends []int32
+	var sc scratch
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		var err error
-		ids, ends, err = t.encode(text, ids[:0], ends[:0])
+		ids, ends, err = t.encode(text, ids[:0], ends[:0], &sc)
 		if err != nil {
 			return fmt.Errorf("%s: text %d: %w", t.Name(), i, err)
 		}
@@ -65,7 +66,7 @@ func (t *Tokenizer) each(ctx context.Context, texts []string, f func(i int, ids,
 
 // Encode returns the ids of text's tokens as HF's encode with add_special_tokens=false does.
 func (t *Tokenizer) Encode(text string) ([]int, error) {
-	ids, _, err := t.encode(text, nil, nil)
+	ids, _, err := t.encode(text, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

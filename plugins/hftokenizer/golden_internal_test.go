@@ -205,7 +205,7 @@ func checkGolden(t *testing.T, ordinary *Tokenizer, g goldenFile) {
 			if view.name == "special" && c.SpecialIDs != nil {
 				wantIDs, wantOffsets = c.SpecialIDs, c.SpecialOffsets
 			}
-			ids, ends, err := view.tok.encode(c.Text, nil, nil)
+			ids, ends, err := view.tok.encode(c.Text, nil, nil, nil)
 			if err != nil {
 				t.Errorf("%s: %q: %v", view.name, c.Text, err)
 				continue

@@ -82,7 +82,7 @@ func buildNormalizer(cfg obj, path string) (normalizer, error) {
 		}
 		return func(p *piece) {
 			var ms [][2]int
-			for _, m := range pat.find(p.text) {
+			for _, m := range pat.find(p.text, nil) {
 				if m.match {
 					ms = append(ms, [2]int{m.start, m.end})
 				}

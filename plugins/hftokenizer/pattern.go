@@ -17,9 +17,9 @@ type match struct {
 
 // pattern is what Split, Replace and the punctuation and whitespace pre-tokenizers look for.
 // find covers the whole text with matches and gaps, in order, as HF's Pattern::find_matches
-// does: an empty text is one empty gap.
+// does (an empty text is one empty gap), appending them to buf.
 type pattern interface {
-	find(text string) []match
+	find(text string, buf []match) []match
 }
 
 // buildPattern reads cfg["pattern"]: {"String": s} or {"Regex": r}.
@@ -40,11 +40,10 @@ func buildPattern(cfg obj, path string) (pattern, error) {
 // literal matches a string, non-overlapping, left to right.
 type literal string
 
-func (l literal) find(text string) []match {
+func (l literal) find(text string, out []match) []match {
 	if text == "" || l == "" {
-		return []match{{0, len(text), false}}
+		return append(out, match{0, len(text), false})
 	}
-	var out []match
 	prev := 0
 	for i := 0; ; {
 		j := strings.Index(text[i:], string(l))
@@ -68,11 +67,10 @@ func (l literal) find(text string) []match {
 // runeClass matches single characters for which the function is true.
 type runeClass func(rune) bool
 
-func (f runeClass) find(text string) []match {
+func (f runeClass) find(text string, out []match) []match {
 	if text == "" {
-		return []match{{0, 0, false}}
+		return append(out, match{0, 0, false})
 	}
-	out := make([]match, 0, 8)
 	gap := -1
 	for i, r := range text {
 		if f(r) {
@@ -104,11 +102,13 @@ type regex struct {
 // pattern (pretok's tests and fuzzing hold them to it), in linear time, without allocating.
 type scanner pretok.Func
 
-func (f scanner) find(text string) []match {
+func (f scanner) find(text string, out []match) []match {
 	if text == "" {
-		return []match{{0, 0, false}}
+		return append(out, match{0, 0, false})
 	}
-	out := make([]match, 0, len(text)/4+1)
+	if want := len(text)/4 + 1; cap(out) < want {
+		out = make([]match, 0, want)
+	}
 	for at := 0; at < len(text); {
 		end := f(text, at)
 		out = append(out, match{at, end, true})
@@ -130,9 +130,9 @@ func compileRegex(src, path string) (pattern, error) {
 	return &regex{re: re, src: src}, nil
 }
 
-func (r *regex) find(text string) []match {
+func (r *regex) find(text string, out []match) []match {
 	if text == "" {
-		return []match{{0, 0, false}}
+		return append(out, match{0, 0, false})
 	}
 	// regexp2 works on runes: convert its rune offsets to byte offsets as it goes.
 	runes := []rune(text)
@@ -143,7 +143,6 @@ func (r *regex) find(text string) []match {
 		b += utf8.RuneLen(c)
 	}
 	byteAt[len(runes)] = b
-	var out []match
 	prev := 0
 	m, err := r.re.FindRunesMatch(runes)
 	for m != nil && err == nil {

@@ -5,8 +5,32 @@ import (
 	"unicode/utf8"
 )
 
-// preTokenizer cuts one piece into pieces, appending them to out.
-type preTokenizer func(p piece, out []piece) []piece
+// preTokenizer cuts one piece into pieces, appending them to out; sc lends it buffers.
+type preTokenizer func(p piece, out []piece, sc *scratch) []piece
+
+// scratch holds the buffers one encode call reuses from text to text: piece lists for
+// Sequence's stages and a match list for the patterns.
+type scratch struct {
+	free    [][]piece
+	matches []match
+}
+
+func (sc *scratch) get() []piece {
+	if n := len(sc.free); n > 0 {
+		b := sc.free[n-1]
+		sc.free = sc.free[:n-1]
+		return b[:0]
+	}
+	return nil
+}
+
+func (sc *scratch) put(b []piece) { sc.free = append(sc.free, b) }
+
+// find runs pat on text into sc's match buffer.
+func (sc *scratch) find(pat pattern, text string) []match {
+	sc.matches = pat.find(text, sc.matches[:0])
+	return sc.matches
+}
 
 // behavior is HF's SplitDelimiterBehavior: what happens to the matches of a split.
 type behavior int
@@ -59,16 +83,23 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 				seq = append(seq, pt)
 			}
 		}
-		return func(p piece, out []piece) []piece {
-			cur := []piece{p}
+		return func(p piece, out []piece, sc *scratch) []piece {
+			cur := append(sc.get(), p)
 			for _, pt := range seq {
-				var next []piece
-				for _, c := range cur {
-					next = pt(c, next)
+				next := sc.get()
+				if want := max(len(cur), len(p.text)/4+1); cap(next) < want {
+					// A piece of text splits into about one pre-token per four bytes.
+					next = make([]piece, 0, want)
 				}
+				for _, c := range cur {
+					next = pt(c, next, sc)
+				}
+				sc.put(cur)
 				cur = next
 			}
-			return append(out, cur...)
+			out = append(out, cur...)
+			sc.put(cur)
+			return out
 		}, byteLevel, nil
 	case "ByteLevel":
 		prefix, err := cfg.boolean(path, "add_prefix_space", true)
@@ -85,14 +116,14 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 				return nil, false, err
 			}
 		}
-		return func(p piece, out []piece) []piece {
+		return func(p piece, out []piece, sc *scratch) []piece {
 			if prefix && (p.text == "" || p.text[0] != ' ') {
 				p.prepend(" ")
 			}
 			if re == nil {
 				return keep(p, out)
 			}
-			return split(p, re.find(p.text), isolated, out)
+			return split(p, sc.find(re, p.text), isolated, out)
 		}, true, nil
 	case "Split":
 		pat, err := buildPattern(cfg, path)
@@ -107,8 +138,8 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		return func(p piece, out []piece) []piece {
-			ms := pat.find(p.text)
+		return func(p piece, out []piece, sc *scratch) []piece {
+			ms := sc.find(pat, p.text)
 			if inv {
 				for i := range ms {
 					ms[i].match = !ms[i].match
@@ -117,22 +148,22 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 			return split(p, ms, b, out)
 		}, false, nil
 	case "BertPreTokenizer":
-		return func(p piece, out []piece) []piece {
+		return func(p piece, out []piece, sc *scratch) []piece {
 			var words []piece
-			words = split(p, runeClass(unicode.IsSpace).find(p.text), removed, words)
+			words = split(p, sc.find(runeClass(unicode.IsSpace), p.text), removed, words)
 			for _, w := range words {
-				out = split(w, runeClass(isBertPunct).find(w.text), isolated, out)
+				out = split(w, sc.find(runeClass(isBertPunct), w.text), isolated, out)
 			}
 			return out
 		}, false, nil
 	case "Whitespace":
-		return func(p piece, out []piece) []piece {
+		return func(p piece, out []piece, sc *scratch) []piece {
 			ms := wordsAndSymbols(p.text)
 			return split(p, ms, removed, out)
 		}, false, nil
 	case "WhitespaceSplit":
-		return func(p piece, out []piece) []piece {
-			return split(p, runeClass(unicode.IsSpace).find(p.text), removed, out)
+		return func(p piece, out []piece, sc *scratch) []piece {
+			return split(p, sc.find(runeClass(unicode.IsSpace), p.text), removed, out)
 		}, false, nil
 	case "Punctuation":
 		b := isolated
@@ -141,8 +172,8 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 				return nil, false, err
 			}
 		}
-		return func(p piece, out []piece) []piece {
-			return split(p, runeClass(isBertPunct).find(p.text), b, out)
+		return func(p piece, out []piece, sc *scratch) []piece {
+			return split(p, sc.find(runeClass(isBertPunct), p.text), b, out)
 		}, false, nil
 	case "Digits":
 		each, err := cfg.boolean(path, "individual_digits", false)
@@ -153,8 +184,8 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 		if each {
 			b = isolated
 		}
-		return func(p piece, out []piece) []piece {
-			return split(p, runeClass(unicode.IsNumber).find(p.text), b, out)
+		return func(p piece, out []piece, sc *scratch) []piece {
+			return split(p, sc.find(runeClass(unicode.IsNumber), p.text), b, out)
 		}, false, nil
 	case "CharDelimiterSplit":
 		d, err := cfg.str(path, "delimiter")
@@ -165,8 +196,8 @@ func buildPreTokenizer(cfg obj, path string) (preTokenizer, bool, error) {
 		if n == 0 || n != len(d) {
 			return nil, false, invalid(path, "delimiter %q is not one character", d)
 		}
-		return func(p piece, out []piece) []piece {
-			return split(p, runeClass(func(c rune) bool { return c == r }).find(p.text), removed, out)
+		return func(p piece, out []piece, sc *scratch) []piece {
+			return split(p, sc.find(runeClass(func(c rune) bool { return c == r }), p.text), removed, out)
 		}, false, nil
 	case "Metaspace":
 		return buildMetaspace(cfg, path)
@@ -219,7 +250,7 @@ func buildMetaspace(cfg obj, path string) (preTokenizer, bool, error) {
 		return nil, false, err
 	}
 	r, _ := utf8.DecodeRuneInString(rep)
-	return func(p piece, out []piece) []piece {
+	return func(p piece, out []piece, sc *scratch) []piece {
 		p.replaceMatches(spaces(p.text), rep)
 		if !hasPrefixRune(p.text, r) && (scheme == "always" || scheme == "first" && p.origStart == 0) {
 			p.prepend(rep)
@@ -227,7 +258,7 @@ func buildMetaspace(cfg obj, path string) (preTokenizer, bool, error) {
 		if !doSplit {
 			return keep(p, out)
 		}
-		return split(p, runeClass(func(c rune) bool { return c == r }).find(p.text), mergedWithNext, out)
+		return split(p, sc.find(runeClass(func(c rune) bool { return c == r }), p.text), mergedWithNext, out)
 	}, false, nil
 }
 

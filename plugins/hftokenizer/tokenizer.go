@@ -206,9 +206,13 @@ func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32) 
 // encode returns the ids of text's tokens and where each ends in text (bytes, the end of the
 // original characters the token came from), as HF tokenizers' encode with
 // add_special_tokens=false gives them.
-func (t *Tokenizer) encode(text string, ids, ends []int32) ([]int32, []int32, error) {
+// sc may be nil; a caller that encodes several texts passes one scratch for all.
+func (t *Tokenizer) encode(text string, ids, ends []int32, sc *scratch) ([]int32, []int32, error) {
 	if text == "" {
 		return ids, ends, nil
+	}
+	if sc == nil {
+		sc = new(scratch)
 	}
 	pieces := t.raw.split(newPiece(text), nil)
 	var normd []piece
@@ -223,14 +227,18 @@ func (t *Tokenizer) encode(text string, ids, ends []int32) ([]int32, []int32, er
 		normd = t.normd.split(p, normd)
 	}
 	var toks []tok
-	var words []piece
+	words := sc.get()
+	if want := len(text)/4 + 1; cap(words) < want {
+		words = make([]piece, 0, want)
+	}
+	defer func() { sc.put(words) }()
 	for _, p := range normd {
 		if p.id >= 0 {
 			ids, ends = append(ids, p.id), append(ends, p.orig(0, len(p.text)).end)
 			continue
 		}
 		if t.pre != nil {
-			words = t.pre(p, words[:0])
+			words = t.pre(p, words[:0], sc)
 		} else {
 			words = append(words[:0], p)
 		}
