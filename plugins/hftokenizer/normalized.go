@@ -134,6 +134,16 @@ func (p *piece) transform(dest []edit, skip int) { p.transformRange(0, len(p.tex
 
 // mapRunes replaces every character by f's, one for one (HF's NormalizedString::map).
 func (p *piece) mapRunes(f func(rune) rune) {
+	first := -1
+	for i, r := range p.text {
+		if f(r) != r {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
 	var b strings.Builder
 	b.Grow(len(p.text))
 	align := make([]span, 0, len(p.align))
@@ -224,6 +234,12 @@ func (p *piece) replaceMatches(matches [][2]int, content string) {
 // lowercase lower-cases p character by character the way Rust's char::to_lowercase does:
 // U+0130 becomes "i̇", every other character its simple lower case.
 func (p *piece) lowercase() {
+	if !strings.ContainsRune(p.text, 'İ') {
+		// One character for one: HF's transform with no change aligns each new character to
+		// the one it replaces, which is what mapRunes does.
+		p.mapRunes(toLower)
+		return
+	}
 	dest := make([]edit, 0, len(p.text))
 	changed := false
 	for _, r := range p.text {

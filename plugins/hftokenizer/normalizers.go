@@ -119,7 +119,7 @@ func buildBert(cfg obj, path string) (normalizer, error) {
 		if clean {
 			p.filter(func(r rune) bool { return !(r == 0 || r == 0xFFFD || isControl(r)) })
 			p.mapRunes(func(r rune) rune {
-				if isWhitespace(r) {
+				if r != ' ' && isWhitespace(r) {
 					return ' '
 				}
 				return r
@@ -315,6 +315,9 @@ func isControl(r rune) bool {
 	switch r {
 	case '\t', '\n', '\r':
 		return false
+	}
+	if r < utf8.RuneSelf {
+		return r < 0x20 || r == 0x7F
 	}
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) || !assigned(r)
 }
