@@ -69,7 +69,7 @@ bench-quick: build ## Smoke run of the bench harness (seconds) into bench/out/.
 	$(BIN)/chunkkit bench --quick --out bench/out bench/corpus
 
 .PHONY: bench-go
-bench-go: ## Run the Go micro-benchmarks (COUNT=10) into bench/out/go.txt; compare runs with go tool benchstat.
+bench-go: hf-files ## Run the Go micro-benchmarks (COUNT=10) into bench/out/go.txt; compare runs with go tool benchstat.
 	@mkdir -p bench/out
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) -count=$(COUNT) ./sdk/... ./adapters/... ./plugins/... | tee bench/out/go.txt
 
