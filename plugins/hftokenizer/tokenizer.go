@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	sugar "github.com/sugarme/tokenizer"
 
@@ -47,11 +48,15 @@ func (t *Tokenizer) MatchSpecial() *Tokenizer {
 	return &v
 }
 
-// Load reads a tokenizer.json. A file that uses a feature this package cannot reproduce
-// exactly is refused with an error that names it and matches ErrUnsupportedFeature (and
-// sdk.ErrUnsupported); a malformed one gets an error matching sdk.ErrInvalidConfig. A
-// missing file is an error matching sdk.ErrUnsupported and fs.ErrNotExist.
+// Load reads a tokenizer.json; path may also name the directory that holds one (a model
+// downloaded from the Hub). A file that uses a feature this package cannot reproduce exactly
+// is refused with an error that names it and matches ErrUnsupportedFeature (and
+// sdk.ErrUnsupported); a malformed one gets an error matching sdk.ErrInvalidConfig. A missing
+// file is an error matching sdk.ErrUnsupported and fs.ErrNotExist.
 func Load(path string) (*Tokenizer, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "tokenizer.json")
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -238,6 +238,17 @@ func TestCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A directory stands for the tokenizer.json in it, as a model downloaded from the Hub.
+	fromDir, err := c.Counter(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := fromDir.Count(ctx, []string{"aa"}); err != nil || n[0] != 1 {
+		t.Errorf("counter from the directory: Count = %v, %v", n, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	if first != again {
 		t.Error("the same file under two spellings was loaded twice")
 	}
