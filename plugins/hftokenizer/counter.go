@@ -3,6 +3,7 @@ package hftokenizer
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -117,6 +118,9 @@ func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter,
 		return nil, fmt.Errorf("hf: no tokenizer.json path given (spec hf:/path/to/tokenizer.json): %w", sdk.ErrUnsupported)
 	}
 	path, special := strings.CutSuffix(model, SpecialSuffix)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "tokenizer.json")
+	}
 	key := filepath.Clean(path)
 	c.mu.Lock()
 	if c.entries == nil {
