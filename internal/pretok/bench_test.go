@@ -16,15 +16,16 @@ func BenchmarkSplit(b *testing.B) {
 		sb.WriteByte('\n')
 	}
 	text := strings.Repeat(sb.String(), 1<<20/sb.Len()+1)
-	for _, s := range scanners {
-		b.Run("pattern="+s.name+"/engine=scanner", func(b *testing.B) {
+	for _, p := range patterns {
+		b.Run("pattern="+p.name+"/engine=scanner", func(b *testing.B) {
+			scan := scanner(b, p.src)
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				split(s.scan, text)
+				split(scan, text)
 			}
 		})
-		b.Run("pattern="+s.name+"/engine=regexp2", func(b *testing.B) {
-			re := compile(b, s.pattern)
+		b.Run("pattern="+p.name+"/engine=regexp2", func(b *testing.B) {
+			re := compile(b, p.src)
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
 				regexPieces(b, re, text)

@@ -1,8 +1,8 @@
 package pretok
 
 // Func returns the end of the piece that starts at byte offset at of text, which must be
-// valid UTF-8 and longer than at. The piece is never empty, so end > at. A Func keeps no
-// state and is safe for concurrent use.
+// valid UTF-8 and longer than at: at < end <= len(text), the piece is never empty. A Func
+// keeps no state and is safe for concurrent use.
 type Func func(text string, at int) int
 
 // The patterns the scanners implement, as Go raw strings holding each pattern's source
@@ -30,9 +30,10 @@ const (
 	QwenPattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 )
 
-// ForPattern returns the scanner whose pattern is exactly src, byte for byte, or nil when
-// no scanner implements src. A pattern written differently but meaning the same, such as
-// `'(?i:[sdmt]|ll|ve|re)|...`, gets nil: the caller then needs a regex engine.
+// ForPattern returns the scanner of the pattern src, one of this package's patterns byte for
+// byte, or nil when no scanner implements src. A pattern written differently but meaning
+// the same, such as `'(?i:[sdmt]|ll|ve|re)|...`, gets nil: the caller then needs a regex
+// engine.
 func ForPattern(src string) Func {
 	switch src {
 	case R50kPattern:

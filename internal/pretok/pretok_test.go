@@ -14,16 +14,25 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// scanners are the scanners and the patterns they implement.
-var scanners = []struct {
-	name    string
-	pattern string
-	scan    pretok.Func
+// patterns are the patterns that have scanners, and their scanners.
+var patterns = []struct {
+	name, src string
+	scan      pretok.Func
 }{
-	{"R50k", pretok.R50kPattern, pretok.R50k},
-	{"Cl100k", pretok.Cl100kPattern, pretok.Cl100k},
-	{"O200k", pretok.O200kPattern, pretok.O200k},
-	{"Qwen", pretok.QwenPattern, pretok.Qwen},
+	{"R50kPattern", pretok.R50kPattern, pretok.R50k},
+	{"Cl100kPattern", pretok.Cl100kPattern, pretok.Cl100k},
+	{"O200kPattern", pretok.O200kPattern, pretok.O200k},
+	{"QwenPattern", pretok.QwenPattern, pretok.Qwen},
+}
+
+// scanner returns ForPattern(src), failing when it is nil.
+func scanner(t testing.TB, src string) pretok.Func {
+	t.Helper()
+	scan := pretok.ForPattern(src)
+	if scan == nil {
+		t.Fatalf("ForPattern(%q) is nil", src)
+	}
+	return scan
 }
 
 // compile compiles pattern for regexp2's interpreter (regexp2.Compile never substitutes a
@@ -130,13 +139,13 @@ func valid(text string) string {
 func TestScannersMatchThePatterns(t *testing.T) {
 	t.Parallel()
 	inputs := seeds(t)
-	for _, s := range scanners {
-		t.Run(s.name+" splits like regexp2 running its pattern", func(t *testing.T) {
+	for _, p := range patterns {
+		t.Run("the scanner of "+p.name+" splits like regexp2 running it", func(t *testing.T) {
 			t.Parallel()
-			re := compile(t, s.pattern)
+			re, scan := compile(t, p.src), scanner(t, p.src)
 			for _, text := range inputs {
 				text = valid(text)
-				if diff := cmp.Diff(regexPieces(t, re, text), scannerPieces(s.scan, text)); diff != "" {
+				if diff := cmp.Diff(regexPieces(t, re, text), scannerPieces(scan, text)); diff != "" {
 					t.Errorf("%q: piece ends (-pattern +scanner):\n%s", text, diff)
 				}
 			}
@@ -150,15 +159,16 @@ func FuzzScannersMatchThePatterns(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s)
 	}
-	res := make([]*regexp2.Regexp, len(scanners))
-	for i, s := range scanners {
-		res[i] = compile(f, s.pattern)
+	res := make([]*regexp2.Regexp, len(patterns))
+	scans := make([]pretok.Func, len(patterns))
+	for i, p := range patterns {
+		res[i], scans[i] = compile(f, p.src), scanner(f, p.src)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		text = valid(text)
-		for i, s := range scanners {
-			if diff := cmp.Diff(regexPieces(t, res[i], text), scannerPieces(s.scan, text)); diff != "" {
-				t.Errorf("%s %q: piece ends (-pattern +scanner):\n%s", s.name, text, diff)
+		for i, p := range patterns {
+			if diff := cmp.Diff(regexPieces(t, res[i], text), scannerPieces(scans[i], text)); diff != "" {
+				t.Errorf("%s %q: piece ends (-pattern +scanner):\n%s", p.name, text, diff)
 			}
 		}
 	})
@@ -166,12 +176,12 @@ func FuzzScannersMatchThePatterns(f *testing.F) {
 
 func TestForPattern(t *testing.T) {
 	t.Parallel()
-	for _, s := range scanners {
-		t.Run("finds "+s.name+" for its pattern", func(t *testing.T) {
+	for _, p := range patterns {
+		t.Run("finds the scanner of "+p.name, func(t *testing.T) {
 			t.Parallel()
-			got := pretok.ForPattern(s.pattern)
-			if got == nil || reflect.ValueOf(got).Pointer() != reflect.ValueOf(s.scan).Pointer() {
-				t.Errorf("ForPattern(%q) is not %s", s.pattern, s.name)
+			got := pretok.ForPattern(p.src)
+			if got == nil || reflect.ValueOf(got).Pointer() != reflect.ValueOf(p.scan).Pointer() {
+				t.Errorf("ForPattern(%s) is not its scanner", p.name)
 			}
 		})
 	}

@@ -46,13 +46,7 @@ func R50k(text string, at int) int {
 
 // Cl100k is the scanner of Cl100kPattern: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|
 // [^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
-func Cl100k(text string, at int) int { return cl100kDigits(text, at, 3) }
-
-// Qwen is the scanner of QwenPattern, Cl100kPattern with `\p{N}` in place of `\p{N}{1,3}`.
-func Qwen(text string, at int) int { return cl100kDigits(text, at, 1) }
-
-// cl100kDigits matches Cl100kPattern with `\p{N}{1,digits}` for its run of digits.
-func cl100kDigits(text string, at, digits int) int {
+func Cl100k(text string, at int) int {
 	if n := contraction(text, at, true); n > 0 {
 		return at + n
 	}
@@ -66,12 +60,25 @@ func cl100kDigits(text string, at, digits int) int {
 		return skip(text, at, classL)
 	}
 	if c0&classN != 0 {
-		return skipN(text, at, classN, digits)
+		return skipN(text, at, classN, 3)
 	}
 	if end := otherRun(text, at, c0, "\r\n"); end > at {
 		return end
 	}
 	return splitSpace(text, at)
+}
+
+// Qwen is the scanner of QwenPattern, Cl100kPattern with `\p{N}` in place of `\p{N}{1,3}`.
+// The two differ only where a piece starts with a digit: no alternative before the digits
+// can start with one, so there both match the digit alternative, and elsewhere it plays no
+// part. Qwen takes one digit there and leaves the rest to Cl100k, rather than both calling
+// one function that takes the length of the digit run: that costs Cl100k, and so tiktoken,
+// a second call per piece.
+func Qwen(text string, at int) int {
+	if c, size := classAt(text, at); c&classN != 0 {
+		return at + size
+	}
+	return Cl100k(text, at)
 }
 
 // O200k is the scanner of O200kPattern:
