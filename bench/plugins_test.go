@@ -19,6 +19,7 @@ package bench_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -180,10 +181,16 @@ func BenchmarkCount(b *testing.B) {
 // files up to ~4 MB, or without CHUNKKIT_CORPUS Chroma's corpora in ../shared, cut into pieces
 // of at most 64 KiB at "\n\n" as plugins/hftokenizer's BenchmarkHF cuts them.
 func BenchmarkHF(b *testing.B) {
+	texts, _, err := reffiles.BenchTexts(os.Getenv(corpusEnv), filepath.Join("..", "..", "shared"))
+	if errors.Is(err, reffiles.ErrNoBenchText) {
+		b.Skip(err)
+	} else if err != nil {
+		b.Fatal(err)
+	}
 	var pieces []string
 	size := 0
-	for _, t := range hfTexts(b) {
-		for _, p := range hfPieces(t) {
+	for _, t := range texts {
+		for _, p := range reffiles.CutPieces(t) {
 			pieces = append(pieces, p)
 			size += len(p)
 		}
@@ -206,73 +213,19 @@ func BenchmarkHF(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			op := func() int {
-				tokens := 0
-				for i := range pieces {
-					n, err := c.Count(ctx, pieces[i:i+1])
-					if err != nil {
-						b.Fatal(err)
-					}
-					tokens += n[0]
-				}
-				return tokens
+			if _, err := reffiles.CountPieces(ctx, c, pieces); err != nil { // the warm-up op bench.mjs runs too
+				b.Fatal(err)
 			}
-			op() // the warm-up op bench.mjs runs too
 			b.SetBytes(int64(size))
 			var tokens int
 			for b.Loop() {
-				tokens = op()
+				if tokens, err = reffiles.CountPieces(ctx, c, pieces); err != nil {
+					b.Fatal(err)
+				}
 			}
 			b.ReportMetric(float64(tokens), "tokens/op")
 		})
 	}
-}
-
-// hfTexts returns BenchmarkHF's texts: the corpus's English files up to corpusBytes, or,
-// without CHUNKKIT_CORPUS, ../shared/eval/chroma/corpora/*.md; it skips when neither is there.
-func hfTexts(b *testing.B) []string {
-	b.Helper()
-	if os.Getenv(corpusEnv) != "" {
-		_, texts := englishTexts(b, "en-", corpusBytes)
-		return texts
-	}
-	dir := filepath.Join("..", "..", "shared", "eval", "chroma", "corpora")
-	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil || len(names) == 0 {
-		b.Skipf("%s is not set and %s holds no .md files: build a corpus with ../shared/tools/build-corpus.sh /tmp/corpus and set %s=/tmp/corpus", corpusEnv, dir, corpusEnv)
-	}
-	var texts []string
-	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		texts = append(texts, string(data))
-	}
-	return texts
-}
-
-// hfPieces cuts text as tools/hf-golden/bench.mjs does: split at every "\n\n", consecutive
-// parts joined back while the piece stays within 65,536 bytes, a longer part alone.
-// (plugins/hftokenizer's cutPieces is the same, and tested there.)
-func hfPieces(text string) []string {
-	const limit = 65_536
-	var out []string
-	start, end := 0, -1 // the piece being built is text[start:end]; none while end < 0
-	at := 0
-	for _, part := range strings.Split(text, "\n\n") {
-		partStart, partEnd := at, at+len(part)
-		at = partEnd + len("\n\n")
-		if end >= 0 && partEnd-start <= limit {
-			end = partEnd
-			continue
-		}
-		if end >= 0 {
-			out = append(out, text[start:end])
-		}
-		start, end = partStart, partEnd
-	}
-	return append(out, text[start:end])
 }
 
 // BenchmarkChunk chunks the corpus's English Markdown with HeadingAware at 512/64 through the
