@@ -181,19 +181,11 @@ func BenchmarkCount(b *testing.B) {
 // files up to ~4 MB, or without CHUNKKIT_CORPUS Chroma's corpora in ../shared, cut into pieces
 // of at most 64 KiB at "\n\n" as plugins/hftokenizer's BenchmarkHF cuts them.
 func BenchmarkHF(b *testing.B) {
-	texts, _, err := reffiles.BenchTexts(os.Getenv(corpusEnv), filepath.Join("..", "..", "shared"))
+	pieces, size, _, err := reffiles.BenchPieces(os.Getenv(corpusEnv), filepath.Join("..", "..", "shared"))
 	if errors.Is(err, reffiles.ErrNoBenchText) {
 		b.Skip(err)
 	} else if err != nil {
 		b.Fatal(err)
-	}
-	var pieces []string
-	size := 0
-	for _, t := range texts {
-		for _, p := range reffiles.CutPieces(t) {
-			pieces = append(pieces, p)
-			size += len(p)
-		}
 	}
 	if _, err := os.Stat(reffiles.NPMPath("..", reffiles.NPM[0])); err != nil {
 		b.Skipf("the npm reference files are not installed, run `make hf-files`: %v", err)

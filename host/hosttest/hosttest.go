@@ -3,14 +3,18 @@
 package hosttest
 
 import (
+	"context"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // Plugin is one plugin command to build: Dir is its package directory as `go build` takes
@@ -55,4 +59,33 @@ func Open(tb testing.TB, plugins ...Plugin) *host.Host {
 	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
 	tb.Cleanup(func() { h.Close() })
 	return h
+}
+
+// SameCounts checks that remote (a counter through a plugin) gives exactly the counts and
+// boundaries local (the same counter in-process) gives for texts.
+func SameCounts(tb testing.TB, local, remote sdk.TokenCounter, texts []string) {
+	tb.Helper()
+	ctx := context.Background()
+	wantCounts, err := local.Count(ctx, texts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	wantBounds, err := local.Boundaries(ctx, texts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gotCounts, err := remote.Count(ctx, texts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gotBounds, err := remote.Boundaries(ctx, texts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if diff := cmp.Diff(wantCounts, gotCounts); diff != "" {
+		tb.Errorf("Count (-in-process +plugin):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantBounds, gotBounds, cmpopts.EquateEmpty()); diff != "" {
+		tb.Errorf("Boundaries (-in-process +plugin):\n%s", diff)
+	}
 }

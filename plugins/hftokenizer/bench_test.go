@@ -32,21 +32,13 @@ import (
 )
 
 func BenchmarkHF(b *testing.B) {
-	texts, source, err := reffiles.BenchTexts(os.Getenv("CHUNKKIT_CORPUS"), filepath.Join("..", "..", "..", "shared"))
+	pieces, size, source, err := reffiles.BenchPieces(os.Getenv("CHUNKKIT_CORPUS"), filepath.Join("..", "..", "..", "shared"))
 	if errors.Is(err, reffiles.ErrNoBenchText) {
 		b.Skip(err)
 	} else if err != nil {
 		b.Fatal(err)
 	}
-	var pieces []string
-	size := 0
-	for _, t := range texts {
-		for _, p := range reffiles.CutPieces(t) {
-			pieces = append(pieces, p)
-			size += len(p)
-		}
-	}
-	b.Logf("%d texts, %d pieces, %d bytes from %s", len(texts), len(pieces), size, source)
+	b.Logf("%d pieces, %d bytes from %s", len(pieces), size, source)
 	root := filepath.Join("..", "..")
 	if _, err := os.Stat(reffiles.NPMPath(root, reffiles.NPM[0])); err != nil {
 		b.Skipf("the npm reference files are not installed, run `make hf-files`: %v", err)

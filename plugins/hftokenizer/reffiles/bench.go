@@ -77,6 +77,22 @@ func BenchTexts(corpus, shared string) (texts []string, source string, err error
 	return texts, corpus, nil
 }
 
+// BenchPieces is BenchTexts cut by CutPieces: the pieces, their bytes in all, and where
+// they come from.
+func BenchPieces(corpus, shared string) (pieces []string, size int, source string, err error) {
+	texts, source, err := BenchTexts(corpus, shared)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	for _, t := range texts {
+		for _, p := range CutPieces(t) {
+			pieces = append(pieces, p)
+			size += len(p)
+		}
+	}
+	return pieces, size, source, nil
+}
+
 // CutPieces splits text at every "\n\n" and joins consecutive parts back while the piece
 // stays within PieceBytes; a longer part is a piece alone. The pieces are substrings of text,
 // and joining them with "\n\n" gives text back.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/host"
 	"github.com/chunkkit/chunkkit/host/hosttest"
@@ -57,22 +55,7 @@ func TestPluginAnswersLikeThePackage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantCounts, _ := local.Count(ctx, texts)
-				wantBounds, _ := local.Boundaries(ctx, texts)
-				gotCounts, err := remote.Count(ctx, texts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gotBounds, err := remote.Boundaries(ctx, texts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(wantCounts, gotCounts); diff != "" {
-					t.Errorf("Count (-in-process +plugin):\n%s", diff)
-				}
-				if diff := cmp.Diff(wantBounds, gotBounds, cmp.Comparer(func(a, b []int) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })); diff != "" {
-					t.Errorf("Boundaries (-in-process +plugin):\n%s", diff)
-				}
+				hosttest.SameCounts(t, local, remote, texts)
 				if n, ok := remote.(sdk.Namer); !ok || n.Name() != spec {
 					t.Errorf("Name = %v, want %s", remote, spec)
 				}

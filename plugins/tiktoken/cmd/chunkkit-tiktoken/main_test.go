@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/chunkkit/chunkkit/host"
 	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
@@ -37,22 +35,7 @@ func TestPluginAnswersLikeThePackage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantCounts, _ := local.Count(ctx, texts)
-			wantBounds, _ := local.Boundaries(ctx, texts)
-			gotCounts, err := remote.Count(ctx, texts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotBounds, err := remote.Boundaries(ctx, texts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(wantCounts, gotCounts); diff != "" {
-				t.Errorf("Count (-in-process +plugin):\n%s", diff)
-			}
-			if diff := cmp.Diff(wantBounds, gotBounds, cmp.Comparer(func(a, b []int) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })); diff != "" {
-				t.Errorf("Boundaries (-in-process +plugin):\n%s", diff)
-			}
+			hosttest.SameCounts(t, local, remote, texts)
 		})
 	}
 	t.Run("an unknown encoding is unsupported", func(t *testing.T) {
