@@ -27,7 +27,7 @@ import (
 // as HF's default encode does.
 type Tokenizer struct {
 	name      string
-	special   bool // special tokens in the text are matched
+	special   bool // the MatchSpecial view: added tokens in the text are matched
 	norm      normalizer
 	pre       preTokenizer
 	model     model
