@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # HuggingFace tokenizer.json counting speed, three ways on the same ~4 MB of English, with each
-# of the seven reference files (plugins/hftokenizer/reffiles):
+# of the eight reference files (plugins/hftokenizer/reffiles):
 #   impl=go-inprocess  plugins/hftokenizer's BenchmarkHF, the Go counter in this process;
 #   impl=go-plugin     bench's BenchmarkHF, the same through the chunkkit-hftokenizer plugin;
 #   impl=hf-rust-napi  tools/hf-golden/bench.mjs, HF tokenizers' Rust core (npm binding).

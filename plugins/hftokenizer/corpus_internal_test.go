@@ -94,7 +94,7 @@ func checkCorpus(t *testing.T, root string, docs []corpusDoc) {
 }
 
 // TestCorpusCountsEqualHFs counts Chroma's evaluation corpora (../shared/eval/chroma, 208 KB)
-// with all seven reference files.
+// with all eight reference files.
 func TestCorpusCountsEqualHFs(t *testing.T) {
 	t.Parallel()
 	shared := filepath.Join("..", "..", "..", "shared")

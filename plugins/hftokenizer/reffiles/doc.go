@@ -10,7 +10,7 @@
 //   - BERTBaseUncased writes "bert-base-uncased"'s tokenizer.json from
 //     bert-base-uncased-vocab.txt in github.com/sugarme/tokenizer.
 //   - All writes both into a directory and lists them with the npm files (gpt35turbo, gpt4o,
-//     llama2, llama3, qwen3) in a fixed order.
+//     llama2, llama3, qwen3, gemma3) in a fixed order.
 //
 // # Where the sugarme files come from
 //
