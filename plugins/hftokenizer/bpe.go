@@ -26,7 +26,8 @@ type model interface {
 // as HF's rewritten text without rewriting anything.
 type bpe struct {
 	vocab   map[string]int32 // keys in raw bytes in byte mode
-	merges  map[uint64]merge
+	merges  mergeTable
+	rankID  []int32    // the token each line of "merges" makes, by rank
 	byteIDs [256]int32 // byte mode: the id of each byte's character, -1 if absent
 
 	byteLevel    bool
@@ -69,6 +70,60 @@ func (c *wordCache) put(word string, toks []tok) {
 	}
 	if len(c.words) < cacheSize {
 		c.words[word] = append([]tok(nil), toks...)
+	}
+}
+
+// mergeTable maps a pair of token ids to its merge: open addressing with linear probing over
+// a power-of-two table at most half full. It is read-only once built, so readers share it
+// freely; it is about twice as fast as a Go map for these lookups, the hottest of the BPE.
+type mergeTable struct {
+	keys  []uint64 // emptyPair where no key is
+	vals  []merge
+	shift uint
+	n     int
+}
+
+const emptyPair = ^uint64(0) // no pair of int32 ids has every bit set
+
+func newMergeTable(n int) mergeTable {
+	size, shift := 8, uint(61)
+	for size < 2*n {
+		size, shift = size*2, shift-1
+	}
+	t := mergeTable{keys: make([]uint64, size), vals: make([]merge, size), shift: shift}
+	for i := range t.keys {
+		t.keys[i] = emptyPair
+	}
+	return t
+}
+
+func (t *mergeTable) slot(key uint64) int { return int((key * 0x9E3779B97F4A7C15) >> t.shift) }
+
+// put sets key's merge; a later merge of the same pair replaces the earlier, as in HF.
+func (t *mergeTable) put(key uint64, v merge) {
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case emptyPair:
+			t.keys[i], t.vals[i] = key, v
+			t.n++
+			return
+		case key:
+			t.vals[i] = v
+			return
+		}
+	}
+}
+
+func (t *mergeTable) get(key uint64) (merge, bool) {
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		switch t.keys[i] {
+		case key:
+			return t.vals[i], true
+		case emptyPair:
+			return merge{}, false
+		}
 	}
 }
 
@@ -170,7 +225,8 @@ func (m *bpe) readMerges(cfg obj, path string, vocab map[string]int32) error {
 	if !ok {
 		return invalid(path, "\"merges\" is not an array")
 	}
-	m.merges = make(map[uint64]merge, len(raw))
+	m.merges = newMergeTable(len(raw))
+	m.rankID = make([]int32, len(raw))
 	for i, v := range raw {
 		var a, b string
 		switch v := v.(type) {
@@ -203,7 +259,8 @@ func (m *bpe) readMerges(cfg obj, path string, vocab map[string]int32) error {
 		if !ok {
 			return invalid(indexPath(path+".merges", i), "merge %q %q: %q is not in the vocabulary", a, b, joined)
 		}
-		m.merges[pairKey(ida, idb)] = merge{rank: int32(i), id: id}
+		m.merges.put(pairKey(ida, idb), merge{rank: int32(i), id: id})
+		m.rankID[i] = id
 	}
 	return nil
 }
@@ -330,54 +387,59 @@ func (m *bpe) initial(text string) []symbol {
 
 // mergeAll is HF's Word::merge_all without dropout.
 func (m *bpe) mergeAll(syms []symbol) {
-	if len(syms) < 2 || len(m.merges) == 0 {
+	if len(syms) < 2 || m.merges.n == 0 {
 		return
 	}
 	h := make(mergeHeap, 0, len(syms))
 	for i := 0; i+1 < len(syms); i++ {
-		if mg, ok := m.merges[pairKey(syms[i].id, syms[i+1].id)]; ok {
-			h = append(h, candidate{rank: mg.rank, pos: int32(i), id: mg.id})
+		if mg, ok := m.merges.get(pairKey(syms[i].id, syms[i+1].id)); ok {
+			h = append(h, newCandidate(mg.rank, int32(i)))
 		}
 	}
 	h.init()
 	for len(h) > 0 {
-		top := h.pop()
-		cur := &syms[top.pos]
+		rank, pos := h.pop().split()
+		id := m.rankID[rank]
+		cur := &syms[pos]
 		if cur.len == 0 || cur.next < 0 {
 			continue
 		}
 		right := syms[cur.next]
-		if mg, ok := m.merges[pairKey(cur.id, right.id)]; !ok || mg.id != top.id {
+		// HF checks the id the pair makes now, not the rank: a queued merge still applies when
+		// the pair changed but makes the same token.
+		if mg, ok := m.merges.get(pairKey(cur.id, right.id)); !ok || mg.id != id {
 			continue
 		}
-		cur.id = top.id
+		cur.id = id
 		cur.len += right.len
 		syms[cur.next].len = 0
 		cur.next = right.next
 		if right.next >= 0 && int(right.next) < len(syms) {
-			syms[right.next].prev = top.pos
+			syms[right.next].prev = pos
 		}
 		if cur.prev >= 0 {
-			if mg, ok := m.merges[pairKey(syms[cur.prev].id, cur.id)]; ok {
-				h.push(candidate{rank: mg.rank, pos: cur.prev, id: mg.id})
+			if mg, ok := m.merges.get(pairKey(syms[cur.prev].id, cur.id)); ok {
+				h.push(newCandidate(mg.rank, cur.prev))
 			}
 		}
 		if cur.next >= 0 && int(cur.next) < len(syms) {
-			if mg, ok := m.merges[pairKey(cur.id, syms[cur.next].id)]; ok {
-				h.push(candidate{rank: mg.rank, pos: top.pos, id: mg.id})
+			if mg, ok := m.merges.get(pairKey(cur.id, syms[cur.next].id)); ok {
+				h.push(newCandidate(mg.rank, pos))
 			}
 		}
 	}
 }
 
-// candidate is a merge waiting in the heap: lowest rank first, then leftmost.
-type candidate struct {
-	rank, pos, id int32
+// candidate is a merge waiting in the heap, its rank in the high half and the position of its
+// left symbol in the low half, so that the smallest is the lowest rank, then the leftmost. The
+// token it makes is rankID[rank].
+type candidate uint64
+
+func newCandidate(rank, pos int32) candidate {
+	return candidate(uint64(uint32(rank))<<32 | uint64(uint32(pos)))
 }
 
-func (a candidate) less(b candidate) bool {
-	return a.rank < b.rank || a.rank == b.rank && a.pos < b.pos
-}
+func (c candidate) split() (rank, pos int32) { return int32(c >> 32), int32(uint32(c)) }
 
 type mergeHeap []candidate
 
@@ -392,7 +454,7 @@ func (h *mergeHeap) push(c candidate) {
 	s := *h
 	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !s[i].less(s[p]) {
+		if s[i] >= s[p] {
 			break
 		}
 		s[i], s[p] = s[p], s[i]
@@ -417,10 +479,10 @@ func (h mergeHeap) down(i int) {
 			return
 		}
 		c := l
-		if r := l + 1; r < len(h) && h[r].less(h[l]) {
+		if r := l + 1; r < len(h) && h[r] < h[l] {
 			c = r
 		}
-		if !h[c].less(h[i]) {
+		if h[c] >= h[i] {
 			return
 		}
 		h[i], h[c] = h[c], h[i]
