@@ -114,6 +114,8 @@ func TestVariantGoldens(t *testing.T) {
 	var variants []struct {
 		Name, Base string
 		Patch      map[string]any
+		// IDsOnly, when set, says why only ids and counts are compared.
+		IDsOnly string `json:"ids_only"`
 	}
 	if err := json.Unmarshal(raw, &variants); err != nil {
 		t.Fatal(err)
@@ -154,7 +156,14 @@ func TestVariantGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tok, readGolden(t, filepath.Join("testdata", "golden", "variants", v.Name+".json")))
+			g := readGolden(t, filepath.Join("testdata", "golden", "variants", v.Name+".json"))
+			if v.IDsOnly != "" {
+				t.Logf("ids and counts only: %s", v.IDsOnly)
+				for i := range g.Cases {
+					g.Cases[i].Offsets, g.Cases[i].SpecialOffsets = nil, nil
+				}
+			}
+			checkGolden(t, tok, g)
 		})
 	}
 }
@@ -217,6 +226,8 @@ func checkGolden(t *testing.T, ordinary *Tokenizer, g goldenFile) {
 			if diff := cmp.Diff(wantIDs, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("%s: %q: ids (-HF +ours):\n%s", view.name, c.Text, diff)
 				failures++
+			} else if wantOffsets == nil && len(wantIDs) > 0 {
+				// ids only (a variant whose HF offsets are not meaningful)
 			} else if diff := cmp.Diff(hfEnds(c.Text, wantOffsets), ends, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("%s: %q: token end offsets in bytes (-HF +ours):\n%s", view.name, c.Text, diff)
 				failures++

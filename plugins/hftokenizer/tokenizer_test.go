@@ -162,6 +162,7 @@ func TestUnsupportedFeaturesAreRefusedByName(t *testing.T) {
 		{"SentencePiece's precompiled normalizer", tiny(`{"type":"Precompiled","precompiled_charsmap":"AA=="}`, "null", aBPE, ""), `normalizer: normalizer type "Precompiled"`},
 		{"a pre-tokenizer after ByteLevel", tiny("null", `{"type":"Sequence","pretokenizers":[`+byteLevel+`,{"type":"Digits","individual_digits":true}]}`, aBPE, ""), "pre_tokenizer.pretokenizers[1]: a pre-tokenizer after ByteLevel"},
 		{"UnicodeScripts", tiny("null", `{"type":"UnicodeScripts"}`, aBPE, ""), `pre_tokenizer: pre-tokenizer type "UnicodeScripts"`},
+		{"a BPE continuing_subword_prefix", tiny("null", `{"type":"WhitespaceSplit"}`, strings.Replace(aBPE, `"continuing_subword_prefix":null`, `"continuing_subword_prefix":"##"`, 1), ""), `model.continuing_subword_prefix: a BPE continuing_subword_prefix ("##")`},
 		{"an unknown split behavior", tiny("null", `{"type":"Split","pattern":{"String":" "},"behavior":"Sideways","invert":false}`, aBPE, ""), `split behavior "Sideways"`},
 		{"a regex Oniguruma has and regexp2 has not", tiny("null", `{"type":"Split","pattern":{"Regex":"\\p{Greek"},"behavior":"Isolated","invert":false}`, aBPE, ""), "pre_tokenizer.pattern.Regex: regular expression"},
 	} {
