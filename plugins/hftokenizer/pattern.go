@@ -93,8 +93,7 @@ func (f runeClass) find(text string, out []match) []match {
 // backtracking engine with look-around, so patterns such as \s+(?!\S) work; Go's regexp
 // rejects them.
 type regex struct {
-	re  *regexp2.Regexp
-	src string
+	re *regexp2.Regexp
 }
 
 // scanner is a pattern one of internal/pretok's hand-written scanners implements exactly
@@ -127,7 +126,7 @@ func compileRegex(src, path string) (pattern, error) {
 	if err != nil {
 		return nil, unsupported(path, "regular expression %q: %v", src, err)
 	}
-	return &regex{re: re, src: src}, nil
+	return &regex{re: re}, nil
 }
 
 func (r *regex) find(text string, out []match) []match {

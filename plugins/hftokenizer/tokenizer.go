@@ -26,12 +26,11 @@ import (
 // MatchSpecial returns the view that counts each added token found in the text as one token,
 // as HF's default encode does.
 type Tokenizer struct {
-	name      string
-	special   bool // the MatchSpecial view: added tokens in the text are matched
-	norm      normalizer
-	pre       preTokenizer
-	model     model
-	byteLevel bool
+	name    string
+	special bool // the MatchSpecial view: added tokens in the text are matched
+	norm    normalizer
+	pre     preTokenizer
+	model   model
 	// added tokens matched on the text as given (raw) and on normalized text (normd): none in
 	// the ordinary view, all of them in the MatchSpecial view.
 	raw, normd       *matcher
@@ -90,11 +89,12 @@ func Parse(r io.Reader) (*Tokenizer, error) {
 	if t.norm, err = buildNormalizer(obj(cfg.Normalizer), "normalizer"); err != nil {
 		return nil, err
 	}
-	if t.pre, t.byteLevel, err = buildPreTokenizer(obj(cfg.PreTokenizer), "pre_tokenizer"); err != nil {
+	var byteLevel bool
+	if t.pre, byteLevel, err = buildPreTokenizer(obj(cfg.PreTokenizer), "pre_tokenizer"); err != nil {
 		return nil, err
 	}
 	var vocab map[string]int32
-	if t.model, vocab, err = buildModel(obj(cfg.Model), t.byteLevel); err != nil {
+	if t.model, vocab, err = buildModel(obj(cfg.Model), byteLevel); err != nil {
 		return nil, err
 	}
 	if err := checkPostProcessor(obj(cfg.PostProcessor), "post_processor"); err != nil {
@@ -141,11 +141,8 @@ func checkPostProcessor(cfg obj, path string) error {
 // vocabulary (HF warns when the file says otherwise, and then uses its own).
 func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32) error {
 	added := map[string]int32{}
+	hi := int32(-1) // the highest id in added, kept as it grows
 	next := func() int32 {
-		hi := int32(-1)
-		for _, id := range added {
-			hi = max(hi, id)
-		}
 		if hi < 0 || hi < int32(len(vocab)) && len(vocab) > 0 {
 			return int32(len(vocab))
 		}
@@ -163,6 +160,7 @@ func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32) 
 			}
 		}
 		added[c.Content] = id
+		hi = max(hi, id)
 		ids[i] = id
 	}
 	var special, plain []*addedToken
