@@ -205,17 +205,7 @@ func BenchmarkHF(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := reffiles.CountPieces(ctx, c, pieces); err != nil { // the warm-up op bench.mjs runs too
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(size))
-			var tokens int
-			for b.Loop() {
-				if tokens, err = reffiles.CountPieces(ctx, c, pieces); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(tokens), "tokens/op")
+			reffiles.BenchCount(b, c, pieces, size)
 		})
 	}
 }

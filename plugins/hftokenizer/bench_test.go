@@ -21,7 +21,6 @@ package hftokenizer_test
 // `make hf-files` it skips.
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -47,7 +46,6 @@ func BenchmarkHF(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
 	for _, f := range files {
 		b.Run("file="+f.Name+"/impl=go-inprocess", func(b *testing.B) {
 			tok, err := hftokenizer.Load(f.Path)
@@ -55,17 +53,7 @@ func BenchmarkHF(b *testing.B) {
 				b.Fatal(err)
 			}
 			c := tok.MatchSpecial()
-			if _, err := reffiles.CountPieces(ctx, c, pieces); err != nil { // the warm-up op bench.mjs runs too
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(size))
-			var tokens int
-			for b.Loop() {
-				if tokens, err = reffiles.CountPieces(ctx, c, pieces); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(tokens), "tokens/op")
+			reffiles.BenchCount(b, c, pieces, size)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -127,4 +128,23 @@ func CountPieces(ctx context.Context, c sdk.TokenCounter, pieces []string) (int,
 		tokens += n[0]
 	}
 	return tokens, nil
+}
+
+// BenchCount runs b's loop with CountPieces as the op, after one untimed warm-up op as
+// bench.mjs runs, setting the bytes per op to size and reporting the tokens per op.
+func BenchCount(b *testing.B, c sdk.TokenCounter, pieces []string, size int) {
+	b.Helper()
+	ctx := context.Background()
+	if _, err := CountPieces(ctx, c, pieces); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size))
+	var tokens int
+	for b.Loop() {
+		var err error
+		if tokens, err = CountPieces(ctx, c, pieces); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(tokens), "tokens/op")
 }
