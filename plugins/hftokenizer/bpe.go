@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/internal/mergeheap"
 )
 
 // tok is one token of a piece: its id and its bytes [start, end) in the piece's text.
@@ -395,16 +397,17 @@ func (m *bpe) mergeAll(syms []symbol) {
 	if len(syms) < 2 || m.merges.n == 0 {
 		return
 	}
-	h := make(mergeHeap, 0, len(syms))
+	h := make(mergeheap.Heap, 0, len(syms))
 	for i := 0; i+1 < len(syms); i++ {
 		if mg, ok := m.merges.get(pairKey(syms[i].id, syms[i+1].id)); ok {
-			h = append(h, newCandidate(mg.rank, int32(i)))
+			h = append(h, mergeheap.New(uint32(mg.rank), int32(i)))
 		}
 	}
-	h.init()
+	h.Init()
 	for len(h) > 0 {
-		rank, pos := h.pop().split()
-		id := m.rankID[rank]
+		top := h.Pop()
+		pos := top.Pos()
+		id := m.rankID[top.Rank()]
 		cur := &syms[pos]
 		if cur.len == 0 || cur.next < 0 {
 			continue
@@ -424,74 +427,14 @@ func (m *bpe) mergeAll(syms []symbol) {
 		}
 		if cur.prev >= 0 {
 			if mg, ok := m.merges.get(pairKey(syms[cur.prev].id, cur.id)); ok {
-				h.push(newCandidate(mg.rank, cur.prev))
+				h.Push(mergeheap.New(uint32(mg.rank), cur.prev))
 			}
 		}
 		if cur.next >= 0 && int(cur.next) < len(syms) {
 			if mg, ok := m.merges.get(pairKey(cur.id, syms[cur.next].id)); ok {
-				h.push(newCandidate(mg.rank, pos))
+				h.Push(mergeheap.New(uint32(mg.rank), pos))
 			}
 		}
-	}
-}
-
-// candidate is a merge waiting in the heap, its rank in the high half and the position of its
-// left symbol in the low half, so that the smallest is the lowest rank, then the leftmost. The
-// token it makes is rankID[rank].
-type candidate uint64
-
-func newCandidate(rank, pos int32) candidate {
-	return candidate(uint64(uint32(rank))<<32 | uint64(uint32(pos)))
-}
-
-func (c candidate) split() (rank, pos int32) { return int32(c >> 32), int32(uint32(c)) }
-
-type mergeHeap []candidate
-
-func (h mergeHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h *mergeHeap) push(c candidate) {
-	*h = append(*h, c)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if s[i] >= s[p] {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *mergeHeap) pop() candidate {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	*h = s[:last]
-	h.down(0)
-	return top
-}
-
-func (h mergeHeap) down(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(h) && h[r] < h[l] {
-			c = r
-		}
-		if h[c] >= h[i] {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
 	}
 }
 

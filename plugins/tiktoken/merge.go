@@ -1,5 +1,7 @@
 package tiktoken
 
+import "github.com/chunkkit/chunkkit/internal/mergeheap"
+
 // Byte-pair merging as tiktoken does it (_byte_pair_merge in its src/lib.rs): start from
 // single bytes and repeatedly merge the adjacent pair whose concatenation has the lowest rank,
 // the leftmost one on ties, until no adjacent pair is a token. Short pieces use tiktoken's
@@ -75,18 +77,6 @@ type node struct {
 	rank       uint32
 }
 
-// candidate is a pair in the heap: the rank its merge had when pushed in the high 32 bits and
-// the offset of its part in the low 32, so that one integer comparison orders candidates by
-// rank and then leftmost first, as tiktoken merges.
-type candidate uint64
-
-func newCandidate(rank uint32, offset int32) candidate {
-	return candidate(uint64(rank)<<32 | uint64(uint32(offset)))
-}
-
-func (c candidate) rank() uint32  { return uint32(c >> 32) }
-func (c candidate) offset() int32 { return int32(uint32(c)) }
-
 func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 	n := int32(len(piece))
 	nodes := make([]node, n+1)
@@ -101,18 +91,18 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 		}
 		return e.rank(piece, int(i), int(nodes[j].next))
 	}
-	h := make(pairHeap, 0, n)
+	h := make(mergeheap.Heap, 0, n)
 	for i := int32(0); i+2 <= n; i++ {
 		if r := pairRank(i); r != noRank {
 			nodes[i].rank = r
-			h = append(h, newCandidate(r, i))
+			h = append(h, mergeheap.New(r, i))
 		}
 	}
-	h.init()
+	h.Init()
 	for len(h) > 0 {
-		top := h.pop()
-		i := top.offset()
-		if nodes[i].rank != top.rank() {
+		top := h.Pop()
+		i := top.Pos()
+		if nodes[i].rank != top.Rank() {
 			continue // stale: the pair changed since it was pushed
 		}
 		j := nodes[i].next
@@ -128,7 +118,7 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 			}
 			nodes[b].rank = pairRank(b)
 			if nodes[b].rank != noRank {
-				h.push(newCandidate(nodes[b].rank, b))
+				h.Push(mergeheap.New(nodes[b].rank, b))
 			}
 		}
 	}
@@ -136,57 +126,4 @@ func (e *fastEncoder) mergeHeap(dst []int, piece string) []int {
 		dst = append(dst, int(i))
 	}
 	return dst
-}
-
-// pairHeap is a binary min-heap of candidates; the packed candidate orders by rank, then
-// leftmost first, as tiktoken merges.
-type pairHeap []candidate
-
-func (h pairHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h *pairHeap) push(c candidate) {
-	*h = append(*h, c)
-	h.up(len(*h) - 1)
-}
-
-func (h *pairHeap) pop() candidate {
-	old := *h
-	top := old[0]
-	last := len(old) - 1
-	old[0] = old[last]
-	*h = old[:last]
-	h.down(0)
-	return top
-}
-
-func (h pairHeap) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if h[i] >= h[parent] {
-			return
-		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
-	}
-}
-
-func (h pairHeap) down(i int) {
-	for {
-		child := 2*i + 1
-		if child >= len(h) {
-			return
-		}
-		if right := child + 1; right < len(h) && h[right] < h[child] {
-			child = right
-		}
-		if h[child] >= h[i] {
-			return
-		}
-		h[i], h[child] = h[child], h[i]
-		i = child
-	}
 }
