@@ -97,6 +97,27 @@ type Chunk struct {
 	DocumentID   string         `json:"document_id"`
 	ACLLabels    []string       `json:"acl_labels"`
 	Metadata     map[string]any `json:"metadata"`
+
+	// Context is the retrieval context the chunk is embedded with: the document's title, where
+	// it has one, and the chunk's heading path, rendered as one line. Empty when the chunker's
+	// context mode is none.
+	Context string `json:"context"`
+	// EmbedText is exactly the string to send to an embedding model: Context and Content
+	// joined as the chunker documents. TokenCount counts it and the budget applies to it;
+	// Content stays the exact source text for display and citation.
+	EmbedText string `json:"embed_text"`
+	// ContentHash is the lowercase hex SHA-256 of EmbedText, so a pipeline can upsert by ID and
+	// skip chunks whose hash it already holds.
+	ContentHash string `json:"content_hash"`
+
+	// SourceStart and SourceEnd are the byte range of the input file that the chunk's text
+	// comes from, and LineStart and LineEnd its 1-based line range (inclusive), for inputs that
+	// are text (Markdown, plain text). LineStart is 0 when the input has no such mapping, and
+	// then the other three mean nothing.
+	SourceStart int `json:"source_start"`
+	SourceEnd   int `json:"source_end"`
+	LineStart   int `json:"line_start"`
+	LineEnd     int `json:"line_end"`
 }
 
 // ChunkID returns the deterministic ID of the chunk at position in the document docID.
