@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
@@ -48,7 +49,7 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 
 // The levels at which an oversized block is cut, coarsest first.
 const (
-	cutLines     = iota // at the starts of lines that begin an item: list items, link definitions, badges
+	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges) or follow a sentence end
 	cutSentences        // at sentence ends
 	cutWords            // at word starts (UAX #29)
 	cutTokens           // at token boundaries, inside a word over the budget only
@@ -217,10 +218,10 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 			if nl < 0 {
 				break
 			}
-			off += nl + 1
-			if off < b && (linkDefs || startsItem(text[off:b])) {
-				out = append(out, off)
+			if off+nl+1 < b && (linkDefs || endsSentence(text[a:off+nl]) || startsItem(text[off+nl+1:b])) {
+				out = append(out, off+nl+1)
 			}
+			off += nl + 1
 		}
 	case cutSentences:
 		for _, e := range sentEnds {
@@ -238,6 +239,18 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 		}
 	}
 	return out
+}
+
+// endsSentence reports whether s, the text before a line break, ends with a sentence's final
+// punctuation (a closing quote or bracket after it included): the line break is then a
+// paragraph's end in text that puts one paragraph on each line.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, " \t\"'”’)]»")
+	if s == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!?。！？", r)
 }
 
 // startsItem reports whether a line begins an item of a block made of lines: a list item,
