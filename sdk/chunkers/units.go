@@ -24,6 +24,9 @@ type unit struct {
 	// fresh starts a chunk: the first unit of a sentence or word that had to be cut at words
 	// or tokens, so that such a cut falls inside it only where the budget forces one.
 	fresh bool
+	// bare is a word that fits the budget only without its section's context: it makes a
+	// chunk of its own with no context rather than be cut.
+	bare bool
 }
 
 // splitter cuts blocks into units that fit the budget.
@@ -154,13 +157,17 @@ func (s *splitter) fillCuts(sentEnds [][]int) {
 		}
 		start, end := trim(text, l.canon.Starts[i], l.blockEnd(i))
 		strong := []int{start}
+		code := l.doc.Blocks[i].Kind == sdk.KindCode
 		for off := start; ; {
 			nl := strings.IndexByte(text[off:end], '\n')
 			if nl < 0 {
 				break
 			}
 			off += nl + 1
-			a, _ := trim(text, off, end)
+			a := off
+			if !code { // a code line starts with its indentation
+				a, _ = trim(text, off, end)
+			}
 			strong = append(strong, a)
 		}
 		for _, e := range sentEnds[i] {
@@ -293,7 +300,7 @@ func (s *splitter) lines(i, start, end int) []unit {
 	if ok && hdrEnd < end {
 		header = text[start:hdrEnd]
 		headerTok = s.l.tokens(start, hdrEnd)
-		if headerTok > s.room(i)/2 {
+		if headerTok > s.maxTokens/2 { // too long to repeat: the parts go without it
 			header, headerTok = "", 0
 		}
 	}
@@ -345,8 +352,12 @@ func (l *layout) headerEnd(i int) (int, bool) {
 func (s *splitter) windows(i, a, b int, header string, headerTok int) []unit {
 	l := s.l
 	room := s.room(i)
-	if l.tokens(a, b)+headerTok <= room {
+	n := l.tokens(a, b) + headerTok
+	if n <= room {
 		return []unit{{start: a, end: b, block: i, header: header, headerTok: headerTok}}
+	}
+	if n <= s.maxTokens {
+		return []unit{{start: a, end: b, block: i, header: header, headerTok: headerTok, bare: true, fresh: true}}
 	}
 	w := max(1, room-headerTok)
 	var out []unit
