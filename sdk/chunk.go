@@ -141,7 +141,8 @@ type Request struct {
 }
 
 // Stamp sets the identity fields every chunk carries: ID, Position, tenant, corpus, document
-// and ACL labels. Chunkers call it once on their final, ordered output.
+// and ACL labels, and where each chunk comes from (see Provenance). Chunkers call it once on
+// their final, ordered output.
 func Stamp(chunks []Chunk, req Request, doc *Document) {
 	tenant, corpus := req.TenantID, req.CorpusID
 	if tenant == "" {
@@ -159,4 +160,5 @@ func Stamp(chunks []Chunk, req Request, doc *Document) {
 		c.DocumentID = doc.ID
 		c.ACLLabels = append([]string{}, req.Principal.ACLLabels...)
 	}
+	Provenance(chunks, doc)
 }
