@@ -97,13 +97,13 @@ func DefaultStrategies() map[string]Strategy {
 	return map[string]Strategy{
 		"noop": func(c sdk.TokenCounter, _, _ int) sdk.Chunker { return &chunkers.Noop{Counter: c} },
 		"fixed": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.FixedTokens{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}}
 		},
 		"heading": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.HeadingAware{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
+			return &chunkers.HeadingAware{Config: chunkers.Config{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}}
 		},
 		"sections": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.Sections{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
+			return &chunkers.Sections{Config: chunkers.Config{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}}
 		},
 	}
 }

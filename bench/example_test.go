@@ -16,7 +16,7 @@ import (
 func ExampleRun() {
 	strategies := bench.DefaultStrategies()
 	strategies["fixed-no-overlap"] = func(c sdk.TokenCounter, maxTokens, _ int) sdk.Chunker {
-		return &chunkers.FixedTokens{Counter: c, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}
+		return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}}
 	}
 	cfg := bench.Config{
 		Corpus:     "corpus", // bench/corpus: documents and an evaluation set

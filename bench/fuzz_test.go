@@ -34,7 +34,7 @@ func FuzzSourceMap(f *testing.F) {
 			if err != nil {
 				t.Fatalf("NewSourceMap: %v\nsource %q", err, src)
 			}
-			chunks, err := (&chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}).Chunk(context.Background(), sdk.Request{}, doc)
+			chunks, err := (&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}}).Chunk(context.Background(), sdk.Request{}, doc)
 			if err != nil {
 				t.Fatal(err)
 			}

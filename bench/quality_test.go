@@ -12,7 +12,7 @@ import (
 
 func chunkWith(t *testing.T, doc *sdk.Document, maxTokens int) []sdk.Chunk {
 	t.Helper()
-	c := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}
+	c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}}
 	chunks, err := c.Chunk(context.Background(), sdk.Request{}, doc)
 	if err != nil {
 		t.Fatal(err)

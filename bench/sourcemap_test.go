@@ -133,8 +133,8 @@ func TestSourceMapOfChunksOfEveryShippedDocument(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range []sdk.Chunker{
-				&chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: 10},
-				&chunkers.FixedTokens{Counter: sdk.Words{}, MaxTokens: 33, OverlapTokens: chunkers.NoOverlap},
+				&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: 10}},
+				&chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 33, OverlapTokens: chunkers.NoOverlap}},
 			} {
 				chunks, err := c.Chunk(context.Background(), sdk.Request{}, doc)
 				if err != nil {

@@ -167,15 +167,15 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.Sentence
 	}
 	switch o.strategy {
 	case "heading":
-		return &chunkers.HeadingAware{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
+		return &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}}, nil
 	case "fixed":
-		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
+		return &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}}, nil
 	case "sections":
 		split := o.split
 		if split < 0 {
 			split = chunkers.NoSplit
 		}
-		return &chunkers.Sections{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
+		return &chunkers.Sections{Config: chunkers.Config{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}, SplitLevel: split}, nil
 	case "noop":
 		return &chunkers.Noop{Counter: counter}, nil
 	}

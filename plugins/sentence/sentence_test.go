@@ -233,7 +233,7 @@ func TestHeadingAwareUsesThePluginSplitter(t *testing.T) {
 			}
 			doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: tc.text}}}
 			contents := func(sp sdk.SentenceSplitter) []string {
-				h := &chunkers.HeadingAware{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}
+				h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}}
 				chunks, err := h.Chunk(context.Background(), req, doc)
 				if err != nil {
 					t.Fatal(err)

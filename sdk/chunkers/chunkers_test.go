@@ -54,7 +54,7 @@ func TestHeadingAwareBuildsTheHeadingTree(t *testing.T) {
 		heading(1, "Appendix"),
 		para("End."),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestHeadingAwareAccumulatesBlocksUntilTheBudget(t *testing.T) {
 		heading(1, "H"),
 		para(words(4, "a")), para(words(4, "b")), para(words(4, "c")),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestHeadingAwareOverlapsWithinASectionOnly(t *testing.T) {
 		heading(1, "K"),
 		para("y1 y2"),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +148,7 @@ func TestHeadingAwareSplitsOversizedBlocksAtSentencesThenTokens(t *testing.T) {
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 		para("One two three. Four five six. Seven eight nine. " + long + "."),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		{Kind: sdk.KindTable, Text: table},
 	}}
 	t.Run("a table that fits is never split", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: chunkers.NoOverlap}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: chunkers.NoOverlap}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -185,7 +185,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		}
 	})
 	t.Run("a table over budget is split at rows with its header repeated", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +203,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		}
 	})
 	t.Run("KeepTablesWhole keeps it whole and says so", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -221,7 +221,7 @@ func TestHeadingAwareKeepsCodeThatFitsWhole(t *testing.T) {
 		para(words(6, "p")),
 		{Kind: sdk.KindCode, Text: code},
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: chunkers.NoOverlap}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -248,8 +248,12 @@ func TestChunkersMakeConstantCounterCalls(t *testing.T) {
 		name string
 		new  func(sdk.TokenCounter) sdk.Chunker
 	}{
-		{"heading-aware", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.HeadingAware{Counter: c, MaxTokens: 64} }},
-		{"fixed-tokens", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.FixedTokens{Counter: c, MaxTokens: 64} }},
+		{"heading-aware", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.HeadingAware{Config: chunkers.Config{Counter: c, MaxTokens: 64}}
+		}},
+		{"fixed-tokens", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: 64}}
+		}},
 	} {
 		t.Run(tc.name+" makes one Boundaries and one Count call", func(t *testing.T) {
 			rec := &sdk.Recorder{Counter: sdk.Words{}}
@@ -285,7 +289,7 @@ func TestHeadingAwareResplitsAChunkThatFailsVerification(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{para(words(40, "abc"))}}
 	rec := &sdk.Recorder{Counter: skewed{}}
-	h := &chunkers.HeadingAware{Counter: rec, MaxTokens: 8, OverlapTokens: 2}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: rec, MaxTokens: 8, OverlapTokens: 2}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -309,12 +313,12 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 		doc  *sdk.Document
 		want error
 	}{
-		{"invalid UTF-8 is invalid input", &chunkers.HeadingAware{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
-		{"invalid UTF-8 is invalid input for fixed windows", &chunkers.FixedTokens{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
+		{"invalid UTF-8 is invalid input", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, bad, sdk.ErrInvalidInput},
+		{"invalid UTF-8 is invalid input for fixed windows", &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}}}, bad, sdk.ErrInvalidInput},
 		{"invalid UTF-8 is invalid input for noop", &chunkers.Noop{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
-		{"overlap at the budget is a config error", &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}, &sdk.Document{}, sdk.ErrInvalidConfig},
+		{"overlap at the budget is a config error", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}}, &sdk.Document{}, sdk.ErrInvalidConfig},
 		{"a missing counter is a config error", &chunkers.HeadingAware{}, &sdk.Document{}, sdk.ErrInvalidConfig},
-		{"a heading of level 0 is invalid input", &chunkers.HeadingAware{Counter: sdk.Words{}}, &sdk.Document{Blocks: []sdk.Block{heading(0, "x")}}, sdk.ErrInvalidInput},
+		{"a heading of level 0 is invalid input", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, &sdk.Document{Blocks: []sdk.Block{heading(0, "x")}}, sdk.ErrInvalidInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.c.Chunk(context.Background(), req, tc.doc)
@@ -324,7 +328,7 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 		})
 	}
 	var ie *sdk.InputError
-	_, err := (&chunkers.HeadingAware{Counter: sdk.Words{}}).Chunk(context.Background(), req, bad)
+	_, err := (&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}).Chunk(context.Background(), req, bad)
 	if !errors.As(err, &ie) || ie.Block != 1 || ie.Offset != 4 {
 		t.Errorf("error %v does not name block 1 byte 4", err)
 	}
@@ -333,7 +337,7 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 func TestFixedTokensWindows(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "T"), para("a b c d e f g h i j")}}
-	f := &chunkers.FixedTokens{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: 1}
+	f := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: 1}}
 	got, err := f.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)

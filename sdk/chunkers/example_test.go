@@ -16,7 +16,7 @@ func ExampleHeadingAware() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	chunker := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 64}
+	chunker := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64}}
 	chunks, err := chunker.Chunk(context.Background(), sdk.Request{TenantID: "acme"}, doc)
 	if err != nil {
 		log.Fatal(err)

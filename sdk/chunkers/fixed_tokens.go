@@ -13,21 +13,14 @@ import (
 // space. Counter is required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap
 // means none). Calls and verification are as for HeadingAware.
 type FixedTokens struct {
-	Counter       sdk.TokenCounter
-	MaxTokens     int
-	OverlapTokens int
-}
-
-// Budget returns the effective MaxTokens and OverlapTokens.
-func (f *FixedTokens) Budget() (maxTokens, overlapTokens int) {
-	return budget(f.MaxTokens, f.OverlapTokens)
+	Config
 }
 
 // Chunk implements sdk.Chunker.
 func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "fixed-tokens chunker"
-	maxTokens, overlap := f.Budget()
-	if err := checkBudget(name, maxTokens, overlap); err != nil {
+	maxTokens, overlap, err := f.check(name)
+	if err != nil {
 		return nil, err
 	}
 	l, err := newLayout(ctx, name, f.Counter, doc, func(sdk.Block) bool { return true })

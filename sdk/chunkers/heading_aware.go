@@ -11,15 +11,6 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
 
-// Defaults of HeadingAware and FixedTokens.
-const (
-	DefaultMaxTokens     = 512
-	DefaultOverlapTokens = 64
-)
-
-// NoOverlap, as OverlapTokens, turns overlap off (the zero value means the default).
-const NoOverlap = -1
-
 // HeadingAware chunks a document along its heading tree within an exact token budget.
 //
 // Every heading becomes a heading chunk whose parent is the nearest enclosing heading of a
@@ -38,53 +29,17 @@ const NoOverlap = -1
 // for the rare chunk whose verified count exceeds its estimate; such a chunk is re-split,
 // never emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
 type HeadingAware struct {
-	// Counter measures tokens. Required.
-	Counter sdk.TokenCounter
-	// Sentences splits oversized blocks; nil means the in-process sentence.Splitter.
-	Sentences sdk.SentenceSplitter
-	// MaxTokens is the budget of a body chunk, overlap and prefix included; 0 means 512.
-	MaxTokens int
-	// OverlapTokens is the overlap between consecutive body chunks of a section; 0 means 64
-	// and NoOverlap means none. It must be less than MaxTokens.
-	OverlapTokens int
-	// KeepTablesWhole keeps a table over budget in one chunk, which then carries
-	// Metadata[sdk.MetaOverBudget] = true, instead of splitting it at rows.
-	KeepTablesWhole bool
-}
-
-// Budget returns the effective MaxTokens and OverlapTokens.
-func (h *HeadingAware) Budget() (maxTokens, overlapTokens int) {
-	return budget(h.MaxTokens, h.OverlapTokens)
-}
-
-func budget(maxTokens, overlapTokens int) (int, int) {
-	if maxTokens == 0 {
-		maxTokens = DefaultMaxTokens
-	}
-	switch {
-	case overlapTokens == 0:
-		overlapTokens = min(DefaultOverlapTokens, maxTokens/4)
-	case overlapTokens < 0:
-		overlapTokens = 0
-	}
-	return maxTokens, overlapTokens
-}
-
-func checkBudget(name string, maxTokens, overlapTokens int) error {
-	if maxTokens < 1 {
-		return fmt.Errorf("%w: %s: MaxTokens must be at least 1, got %d", sdk.ErrInvalidConfig, name, maxTokens)
-	}
-	if overlapTokens >= maxTokens {
-		return fmt.Errorf("%w: %s: OverlapTokens (%d) must be less than MaxTokens (%d)", sdk.ErrInvalidConfig, name, overlapTokens, maxTokens)
-	}
-	return nil
+	Config
+	// HeadingChunks emits every heading as a heading chunk of its own, the parent of its
+	// section's chunks.
+	HeadingChunks bool
 }
 
 // Chunk implements sdk.Chunker.
 func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "heading-aware chunker"
-	maxTokens, overlap := h.Budget()
-	if err := checkBudget(name, maxTokens, overlap); err != nil {
+	maxTokens, overlap, err := h.check(name)
+	if err != nil {
 		return nil, err
 	}
 	l, err := newLayout(ctx, name, h.Counter, doc, func(b sdk.Block) bool { return b.Kind != sdk.KindHeading })

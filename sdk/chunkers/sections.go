@@ -64,26 +64,12 @@ const (
 // document, and a further Count only for a chunk whose verified count exceeds its estimate. It
 // is safe for concurrent use if its Counter and Sentences are.
 type Sections struct {
-	// Counter measures tokens. Required.
-	Counter sdk.TokenCounter
-	// Sentences splits oversized blocks; nil means the in-process sentence.Splitter.
-	Sentences sdk.SentenceSplitter
-	// MaxTokens is the budget of a chunk, overlap and prefix included; 0 means 512.
-	MaxTokens int
-	// OverlapTokens is the overlap between consecutive chunks of a section; 0 means 64 (at
-	// most a quarter of MaxTokens) and NoOverlap means none. It must be less than MaxTokens.
-	OverlapTokens int
+	Config
 	// SplitLevel is the deepest heading level that starts a section; 0 means 2 and NoSplit
 	// (or any negative value) means no heading does.
 	SplitLevel int
-	// KeepTablesWhole keeps a table over budget in one chunk, which then carries
-	// Metadata[sdk.MetaOverBudget] = true, instead of splitting it at rows.
-	KeepTablesWhole bool
-}
-
-// Budget returns the effective MaxTokens and OverlapTokens.
-func (s *Sections) Budget() (maxTokens, overlapTokens int) {
-	return budget(s.MaxTokens, s.OverlapTokens)
+	// PackSections packs consecutive small sections into one chunk while they fit the budget.
+	PackSections bool
 }
 
 // level returns the effective SplitLevel: 0 when no heading starts a section.
@@ -100,8 +86,8 @@ func (s *Sections) level() int {
 // Chunk implements sdk.Chunker.
 func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "sections chunker"
-	maxTokens, overlap := s.Budget()
-	if err := checkBudget(name, maxTokens, overlap); err != nil {
+	maxTokens, overlap, err := s.check(name)
+	if err != nil {
 		return nil, err
 	}
 	l, err := newLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
