@@ -109,7 +109,7 @@ func checkChunksSource(t *testing.T, name string, src []byte, parse parseFunc) {
 		t.Fatalf("%s: %v", name, err)
 	}
 	for _, budget := range []int{16, 64, 256} {
-		c := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: budget}
+		c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: budget}}
 		chunks, err := c.Chunk(t.Context(), sdk.Request{}, doc)
 		if err != nil {
 			t.Fatalf("%s at %d tokens: %v", name, budget, err)

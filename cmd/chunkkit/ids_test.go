@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -115,6 +117,10 @@ func TestRechunkingIsStable(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, c := range a {
+		sum := sha256.Sum256([]byte(c.EmbedText))
+		if c.ContentHash != hex.EncodeToString(sum[:]) || c.EmbedText == "" {
+			t.Errorf("chunk %s: content_hash %q is not the SHA-256 of its embed_text %q", c.ID, c.ContentHash, c.EmbedText)
+		}
 		if seen[c.ID] {
 			t.Errorf("chunk ID %s twice", c.ID)
 		}

@@ -40,6 +40,51 @@ func outline(chunks []sdk.Chunk) []string {
 	return out
 }
 
+// headingTree is a document whose headings skip a level, re-parent and stack.
+func headingTree() *sdk.Document {
+	return &sdk.Document{ID: "d", Blocks: []sdk.Block{
+		para("Preface text."),
+		heading(1, "Guide"),
+		para("Intro."),
+		heading(3, "Deep"), // skipped level: parents to the h1
+		para("Deep text."),
+		heading(2, "Install"),
+		heading(2, "Use"), // a new h2 re-parents under the same h1
+		para("Use text."),
+		heading(1, "Appendix"),
+		para("End."),
+	}}
+}
+
+func TestHeadingAwareFoldsHeadingsIntoTheirSectionsChunks(t *testing.T) {
+	t.Parallel()
+	doc := headingTree()
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
+	got, err := h.Chunk(context.Background(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"0 body -: Preface text.",
+		"1 body -: Guide\n\nIntro.",
+		"2 body 1: Deep\n\nDeep text.",
+		"3 body 1: Install\n\nUse\n\nUse text.", // Install has no text of its own: it travels with Use's
+		"4 body -: Appendix\n\nEnd.",
+	}
+	if diff := cmp.Diff(want, outline(got)); diff != "" {
+		t.Errorf("chunks (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Guide", "Use"}, got[3].SectionPath); diff != "" {
+		t.Errorf("section path (-want +got):\n%s", diff)
+	}
+	// A chunk that starts with its section's heading leaves that heading out of its context.
+	for i, want := range []string{"", "", "Guide", "Guide", ""} {
+		if got[i].Context != want || got[i].EmbedText != sdk.JoinContext(want, got[i].Content) {
+			t.Errorf("chunk %d: context %q and embed text %q, want context %q", i, got[i].Context, got[i].EmbedText, want)
+		}
+	}
+}
+
 func TestHeadingAwareBuildsTheHeadingTree(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
@@ -54,7 +99,7 @@ func TestHeadingAwareBuildsTheHeadingTree(t *testing.T) {
 		heading(1, "Appendix"),
 		para("End."),
 	}}
-	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +138,7 @@ func TestHeadingAwareAccumulatesBlocksUntilTheBudget(t *testing.T) {
 		heading(1, "H"),
 		para(words(4, "a")), para(words(4, "b")), para(words(4, "c")),
 	}}
-	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +161,7 @@ func TestHeadingAwareOverlapsWithinASectionOnly(t *testing.T) {
 		heading(1, "K"),
 		para("y1 y2"),
 	}}
-	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2, Context: chunkers.ContextNone}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)

@@ -8,10 +8,12 @@ import (
 
 // FixedTokens cuts the canonical text into windows of MaxTokens tokens, each starting
 // OverlapTokens tokens before the previous one ended, at token boundaries and ignoring the
-// document's structure: the baseline the bench compares structured chunkers against. Every
-// chunk is a body chunk with no parent, and Content == canonical[Start:End] trimmed of white
-// space. Counter is required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap
-// means none). Calls and verification are as for HeadingAware.
+// document's structure and words: the baseline the bench compares structured chunkers against.
+// Every chunk is a body chunk with no parent, and Content == canonical[Start:End] trimmed of
+// white space. Its Context is empty by default (ContextNone); ContextTitle and ContextTitlePath
+// give the document's title, and ContextPath nothing, as FixedTokens knows no headings. Counter is
+// required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap means none); Sentences
+// and KeepTablesWhole are not read. Calls and verification are as for HeadingAware.
 type FixedTokens struct {
 	Config
 }
@@ -27,6 +29,8 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 	if err != nil {
 		return nil, err
 	}
+	cx := newContexter(l, f.contextMode(ContextNone), maxTokens)
+	title := cx.render(nil) // FixedTokens knows no sections: a context is the title at most
 	all := l.all
 	startOf := func(i int) int {
 		if i == 0 {
@@ -39,10 +43,10 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 	for i := 0; i < len(all); {
 		// The window is tokens i..j; separators between blocks count too, so shrink to fit.
 		j := min(i+maxTokens, len(all)) - 1
-		for j > i && l.tokens(startOf(i), all[j]) > maxTokens {
+		for j > i && l.tokens(startOf(i), all[j])+title.cost > maxTokens {
 			j--
 		}
-		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j]}
+		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j], context: title.text}
 		if prev != nil && prev.end > d.start {
 			d.body, d.overlapEnd = prev.end, prev.end
 		}

@@ -120,15 +120,14 @@ func TestSectionsOutlines(t *testing.T) {
 				"0 - []: Before.",
 				"1 - [A]: A\n\na",
 				"2 - [B]: B\n\nb",
-				"3 - [C]: C",
-				"4 - [C > D]: D",
+				"3 - [C > D]: C\n\nD",
 			},
 		},
 		{
 			name: "a skipped level nests under the nearest lower level",
 			s:    chunkers.Sections{Config: chunkers.Config{}, SplitLevel: 3},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "A"), heading(3, "C"), para("c"), heading(2, "B"), para("b")}},
-			want: []string{"0 - [A]: A", "1 - [A > C]: C\n\nc", "2 - [A > B]: B\n\nb"},
+			want: []string{"0 - [A > C]: A\n\nC\n\nc", "1 - [A > B]: B\n\nb"}, // A has no text of its own: it travels with C's
 		},
 		{
 			name: "blank headings and blank blocks start nothing and make nothing",
@@ -138,11 +137,21 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "a section over budget is packed block by block",
-			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "H"), para(words(4, "a")), para(words(4, "b")), para(words(4, "c"))}},
 			want: []string{
 				"0 - [H]: H\n\na a a a",
 				"1 - [H]: b b b b\n\nc c c c",
+			},
+		},
+		{
+			name: "the context's tokens count against the budget",
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}},
+			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "H"), para(words(4, "a")), para(words(4, "b")), para(words(4, "c"))}},
+			want: []string{
+				"0 - [H]: H\n\na a a a",
+				"1 - [H]: b b b b",
+				"2 - [H]: c c c c",
 			},
 		},
 		{
