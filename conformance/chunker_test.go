@@ -202,6 +202,23 @@ func TestCheckResultCatchesBrokenChunkers(t *testing.T) {
 			chunks[b].TokenCount = utf8.RuneCountInString(chunks[b].EmbedText)
 			return chunks
 		}), Options{}, "budget: 32 tokens exceed the budget of 16"},
+		{"a chunker that cuts inside words breaks the cuts rule", "long-paragraph", ref,
+			Options{WholeWords: true}, `chunk 5: cuts: range ends at byte 88 inside the word "ipsum", which fits the budget`},
+		{"a chunker whose overlap starts inside a word breaks the cuts rule", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			canon := doc.Canonical().Text
+			for i := range chunks {
+				if c := &chunks[i]; c.Kind == sdk.ChunkBody && c.Start > 0 && c.Start < c.End-1 && !strings.ContainsAny(canon[c.Start-1:c.Start+1], " \n") {
+					return chunks // the reference chunker already cut inside a word here
+				}
+			}
+			b := firstBody(chunks, 0)
+			chunks[b].Start++
+			chunks[b].Content = canon[chunks[b].Start:chunks[b].End]
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			recount(chunks)
+			return chunks
+		}), Options{WholeWords: true}, "cuts: range starts at byte"},
 		{"a chunker with a page no block is on breaks the pages rule", "mixed-pages", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
 			chunks[2].PageStart, chunks[2].PageEnd = 1, 99
 			return chunks
@@ -615,4 +632,18 @@ func (v *violations) rules() []string {
 		out[i] = x.rule
 	}
 	return out
+}
+
+func TestCheckChunksAllowsCutsInsideAWordOverTheBudget(t *testing.T) {
+	t.Parallel()
+	runes := sdk.Runes{}
+	doc := builtIn(t, "long-word") // "Before the word." is 16 runes; the word 50,000
+	req := Request()
+	chunks, err := newRef(runes, 16, 0).Chunk(t.Context(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckChunks(t.Context(), doc, req, chunks, Options{Counter: runes, MaxTokens: 16, WholeWords: true}); err != nil {
+		t.Error(err)
+	}
 }

@@ -144,3 +144,7 @@ func (c Config) contextMode(def ContextMode) ContextMode {
 	}
 	return c.Context
 }
+
+// KeepsWords reports true: HeadingAware and Sections cut between words, as DESIGN.md's cuts
+// say (conformance.WordKeeper). FixedTokens overrides it.
+func (c Config) KeepsWords() bool { return true }

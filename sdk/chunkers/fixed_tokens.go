@@ -18,6 +18,9 @@ type FixedTokens struct {
 	Config
 }
 
+// KeepsWords reports false: FixedTokens cuts at token boundaries wherever they fall.
+func (f *FixedTokens) KeepsWords() bool { return false }
+
 // Chunk implements sdk.Chunker.
 func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "fixed-tokens chunker"

@@ -60,7 +60,7 @@ func (p *packer) openFolded(parent *draft, path []string, cx *contexter) {
 }
 
 func (p *packer) add(u unit) {
-	if c := p.cur; c != nil && !c.overBudget && !u.overBudget && !u.fresh && p.l.tokens(c.start, u.end)+p.curTok+p.curCtx.cost <= p.maxTokens {
+	if c := p.cur; c != nil && !c.overBudget && !c.bare && !u.overBudget && !u.fresh && p.l.tokens(c.start, u.end)+p.curTok+p.curCtx.cost <= p.maxTokens {
 		c.end = u.end
 		if u.heading && c.onlyHeadings {
 			c.path = slices.Clone(p.path) // its context stays: the chunk holds every heading since
@@ -71,11 +71,14 @@ func (p *packer) add(u unit) {
 	}
 	p.flush()
 	p.curCtx = p.ctx
-	if u.heading {
+	switch {
+	case u.bare:
+		p.curCtx = rendered{}
+	case u.heading:
 		p.curCtx = p.headCtx
 	}
 	d := &draft{kind: sdk.ChunkBody, start: u.start, body: u.start, end: u.end, parent: p.parent,
-		path: slices.Clone(p.path), context: p.curCtx.text, overBudget: u.overBudget, onlyHeadings: u.heading}
+		path: slices.Clone(p.path), context: p.curCtx.text, overBudget: u.overBudget, onlyHeadings: u.heading, bare: u.bare}
 	p.curTok = 0
 	switch {
 	case u.header != "":
@@ -89,7 +92,7 @@ func (p *packer) add(u unit) {
 // fits reports whether units, all of one block, would join the chunk being packed.
 func (p *packer) fits(units []unit) bool {
 	c := p.cur
-	if c == nil || c.overBudget || len(units) == 0 {
+	if c == nil || c.overBudget || c.bare || len(units) == 0 {
 		return false
 	}
 	for _, u := range units {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
@@ -23,6 +24,9 @@ type unit struct {
 	// fresh starts a chunk: the first unit of a sentence or word that had to be cut at words
 	// or tokens, so that such a cut falls inside it only where the budget forces one.
 	fresh bool
+	// bare is a word that fits the budget only without its section's context: it makes a
+	// chunk of its own with no context rather than be cut.
+	bare bool
 }
 
 // splitter cuts blocks into units that fit the budget.
@@ -48,7 +52,7 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 
 // The levels at which an oversized block is cut, coarsest first.
 const (
-	cutLines     = iota // at the starts of lines that begin an item: list items, link definitions, badges
+	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges) or follow a sentence end
 	cutSentences        // at sentence ends
 	cutWords            // at word starts (UAX #29)
 	cutTokens           // at token boundaries, inside a word over the budget only
@@ -153,13 +157,17 @@ func (s *splitter) fillCuts(sentEnds [][]int) {
 		}
 		start, end := trim(text, l.canon.Starts[i], l.blockEnd(i))
 		strong := []int{start}
+		code := l.doc.Blocks[i].Kind == sdk.KindCode
 		for off := start; ; {
 			nl := strings.IndexByte(text[off:end], '\n')
 			if nl < 0 {
 				break
 			}
 			off += nl + 1
-			a, _ := trim(text, off, end)
+			a := off
+			if !code { // a code line starts with its indentation
+				a, _ = trim(text, off, end)
+			}
 			strong = append(strong, a)
 		}
 		for _, e := range sentEnds[i] {
@@ -217,10 +225,10 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 			if nl < 0 {
 				break
 			}
-			off += nl + 1
-			if off < b && (linkDefs || startsItem(text[off:b])) {
-				out = append(out, off)
+			if off+nl+1 < b && (linkDefs || endsSentence(text[a:off+nl]) || startsItem(text[off+nl+1:b])) {
+				out = append(out, off+nl+1)
 			}
+			off += nl + 1
 		}
 	case cutSentences:
 		for _, e := range sentEnds {
@@ -238,6 +246,18 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 		}
 	}
 	return out
+}
+
+// endsSentence reports whether s, the text before a line break, ends with a sentence's final
+// punctuation (a closing quote or bracket after it included): the line break is then a
+// paragraph's end in text that puts one paragraph on each line.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, " \t\"'”’)]»")
+	if s == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!?。！？", r)
 }
 
 // startsItem reports whether a line begins an item of a block made of lines: a list item,
@@ -280,7 +300,7 @@ func (s *splitter) lines(i, start, end int) []unit {
 	if ok && hdrEnd < end {
 		header = text[start:hdrEnd]
 		headerTok = s.l.tokens(start, hdrEnd)
-		if headerTok > s.room(i)/2 {
+		if headerTok > s.maxTokens/2 { // too long to repeat: the parts go without it
 			header, headerTok = "", 0
 		}
 	}
@@ -332,8 +352,12 @@ func (l *layout) headerEnd(i int) (int, bool) {
 func (s *splitter) windows(i, a, b int, header string, headerTok int) []unit {
 	l := s.l
 	room := s.room(i)
-	if l.tokens(a, b)+headerTok <= room {
+	n := l.tokens(a, b) + headerTok
+	if n <= room {
 		return []unit{{start: a, end: b, block: i, header: header, headerTok: headerTok}}
+	}
+	if n <= s.maxTokens {
+		return []unit{{start: a, end: b, block: i, header: header, headerTok: headerTok, bare: true, fresh: true}}
 	}
 	w := max(1, room-headerTok)
 	var out []unit

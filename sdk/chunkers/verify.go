@@ -27,6 +27,7 @@ type draft struct {
 	overBudget   bool
 	onlyHeadings bool   // the draft holds headings' text and nothing else
 	holder       bool   // the draft holds a heading: later drafts of the section name it parent
+	bare         bool   // a word that fits only without context: nothing joins it
 	tokens       int    // the count of the draft's EmbedText
 	replacedBy   *draft // the first piece of a draft verify re-split, for parent links
 }
@@ -35,10 +36,22 @@ func (d *draft) content(text string) string { return d.prefix + text[d.start:d.e
 
 func (d *draft) embedText(text string) string { return sdk.JoinContext(d.context, d.content(text)) }
 
-// trimmed narrows the draft to exclude white space at both ends and reports whether any of
-// the chunk's own text is left.
+// trimmed narrows the draft to exclude white space at both ends (for a draft with a prefix,
+// only blank lines at its start) and reports whether any of the chunk's own text is left.
 func (d *draft) trimmed(text string) bool {
-	d.start, d.end = trim(text, d.start, d.end)
+	if d.prefix != "" {
+		// A later part of a table or code block keeps its first line's indentation after
+		// the repeated header: only whole blank lines go.
+		for d.start < d.end && (text[d.start] == '\n' || text[d.start] == '\r') {
+			d.start++
+		}
+		_, d.end = trim(text, d.start, d.end)
+		if sdk.IsBlank(text[d.start:d.end]) {
+			d.start = d.end
+		}
+	} else {
+		d.start, d.end = trim(text, d.start, d.end)
+	}
 	d.body = min(max(d.body, d.start), d.end)
 	_, bodyEnd := trim(text, d.body, d.end)
 	return bodyEnd > d.body && !sdk.IsBlank(text[d.body:d.end])
