@@ -9,13 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clipperhouse/uax29/v2/words"
-
 	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/adapters/ocr"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
+	"github.com/chunkkit/chunkkit/sdk/wordbreak"
 )
 
 // Loader parses the contents of one corpus file into a document whose ID is id. It returns an
@@ -78,8 +77,9 @@ type Document struct {
 	sentenceEnds []int
 	// headings holds the canonical offsets of heading blocks, ascending.
 	headings []int
-	// wordBounds holds the canonical offsets that are UAX #29 word boundaries, ascending.
-	wordBounds []int
+	// words holds the canonical ranges of the words of every block (sdk/wordbreak: UAX #29
+	// words that hold a letter, digit or mark), ascending.
+	words []wordbreak.Span
 }
 
 func newDocument(path string, size int, doc *sdk.Document) *Document {
@@ -89,10 +89,9 @@ func newDocument(path string, size int, doc *sdk.Document) *Document {
 		if b.Kind == sdk.KindHeading {
 			d.headings = append(d.headings, start)
 		}
-		for it := words.FromString(b.Text); it.Next(); {
-			d.wordBounds = append(d.wordBounds, start+it.Start())
+		for _, w := range wordbreak.Words(b.Text) {
+			d.words = append(d.words, wordbreak.Span{Start: start + w.Start, End: start + w.End})
 		}
-		d.wordBounds = append(d.wordBounds, start+len(b.Text))
 		for _, e := range sentence.Ends(b.Text) {
 			end := start + len(strings.TrimRight(b.Text[:e], " \t\n\r\f\v"))
 			if n := len(d.sentenceEnds); n == 0 || d.sentenceEnds[n-1] < end {

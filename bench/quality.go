@@ -38,8 +38,8 @@ type Quality struct {
 	// Tiny is the share of body chunks under a tenth of the budget: fragments that crowd
 	// out real passages in a retriever's top k.
 	Tiny float64 `json:"tiny"`
-	// MidWord is the share of body chunks whose range starts or ends inside a word (at an
-	// offset that is not a UAX #29 word boundary of the canonical text), overlap included.
+	// MidWord is the share of body chunks whose range starts or ends strictly inside a word
+	// (a UAX #29 word of sdk/wordbreak, as the chunkers keep them), overlap included.
 	MidWord float64 `json:"mid_word"`
 }
 
@@ -115,11 +115,11 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 	return q, nil
 }
 
-// wordBoundary reports whether canonical offset off is a UAX #29 word boundary: a block's
-// start or end, or a boundary between two words of a block.
+// wordBoundary reports whether canonical offset off is outside every word of the document
+// (sdk/wordbreak, the words the chunkers keep whole), so that a cut there breaks none.
 func (d *Document) wordBoundary(off int) bool {
-	_, ok := slices.BinarySearch(d.wordBounds, off)
-	return ok
+	i := sort.Search(len(d.words), func(i int) bool { return d.words[i].End > off })
+	return i == len(d.words) || d.words[i].Start >= off
 }
 
 // nearestRank returns the p-quantile of sorted values by the nearest-rank method.
