@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,4 +63,44 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestRunScoresPeersBesideTheCells runs the matrix with a peer on the shipped heading set and
+// wants the peer's scores and the ratios in the summary.
+func TestRunScoresPeersBesideTheCells(t *testing.T) {
+	t.Parallel()
+	set, err := LoadEvalSet("headings", DefaultLoaders())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	for _, c := range set.Corpora {
+		runes := []rune(c.Text)
+		for i := 0; i < len(runes); i += 1000 {
+			end := min(i+1000, len(runes))
+			sb.WriteString(`{"corpus":"` + c.ID + `","start":` + itoa(i) + `,"end":` + itoa(end) + `,"text":` + quoteJSON(string(runes[i:end])) + "}\n")
+		}
+	}
+	path := filepath.Join(t.TempDir(), "peer.jsonl")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var summary strings.Builder
+	cfg := Config{Corpus: "headings", Strategies: []string{"heading"}, Tokenizers: []string{"words"}, Budgets: []int{256},
+		Overlaps: []float64{0}, Count: 1, BenchTime: -1, Peers: []Peer{{Name: "windows", Path: path}}}
+	rep, err := Run(context.Background(), cfg, &summary, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Peers) != 1 || rep.Peers[0].Retrieval.Overall.Questions != len(set.Questions) {
+		t.Fatalf("peers %+v, want one scored on %d questions", rep.Peers, len(set.Questions))
+	}
+	for _, want := range []string{"peers, scored by the same retriever", "windows", "tidewatch-cli", "iou ×"} {
+		if !strings.Contains(summary.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary.String())
+		}
+	}
+	if _, err := Run(context.Background(), Config{Corpus: "corpus/corpora", Peers: cfg.Peers, Count: 1}, io.Discard, nil); err == nil || !strings.Contains(err.Error(), "there is none") {
+		t.Errorf("a peer without an evaluation set: error %v", err)
+	}
 }
