@@ -36,7 +36,9 @@ type builder struct {
 
 // newBuilder returns a builder for text whose line 0 is line firstLine of the source.
 func newBuilder(text string, firstLine int) *builder {
-	return &builder{lines: newLineIndex(text), firstLine: firstLine, blocks: []sdk.Block{}}
+	lines := newLineIndex(text)
+	// At most one segment per line: sized once, the map costs no regrowth.
+	return &builder{lines: lines, firstLine: firstLine, blocks: []sdk.Block{}, segs: make([]sdk.SourceSegment, 0, lines.count())}
 }
 
 // sourceMap returns the map of the blocks' texts to the input, given where the body starts
@@ -251,16 +253,19 @@ func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, at int, star
 	if len(b.blocks) > 0 {
 		b.canonLen += len(sdk.Separator)
 	}
-	off := 0 // in text
-	for i, l := range strings.SplitAfter(text, "\n") {
+	for i, off := 0, 0; off <= len(text); i++ { // line i of text starts at off
+		n := strings.IndexByte(text[off:], '\n')
+		if n < 0 {
+			n = len(text) - off
+		}
 		src := at + off
 		if starts != nil {
 			src = at + starts[i]
 		}
-		if n := len(strings.TrimSuffix(l, "\n")); n > 0 {
+		if n > 0 {
 			b.segs = append(b.segs, sdk.SourceSegment{Start: b.canonLen + off, Source: src, Len: n, Line: b.firstLine + line + i})
 		}
-		off += len(l)
+		off += n + 1
 	}
 	b.canonLen += len(text)
 	b.blocks = append(b.blocks, sdk.Block{Kind: kind, Text: text, Attrs: attrs})

@@ -149,15 +149,20 @@ func dedent(s string) (out string, starts []int) {
 	}
 	var sb strings.Builder
 	sb.Grow(len(s))
-	off := 0
-	for i, line := range strings.SplitAfter(s, "\n") {
+	starts = make([]int, 0, strings.Count(s, "\n")+1)
+	for off := 0; off < len(s); {
+		end := len(s)
+		if nl := strings.IndexByte(s[off:], '\n'); nl >= 0 {
+			end = off + nl + 1
+		}
+		line := s[off:end]
 		cut := k
-		if i > 0 {
+		if off > 0 {
 			cut = min(k, leadingBlank(line))
 		}
 		starts = append(starts, off+cut)
 		sb.WriteString(line[cut:])
-		off += len(line)
+		off = end
 	}
 	return sb.String(), starts
 }
