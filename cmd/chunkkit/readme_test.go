@@ -63,3 +63,40 @@ func TestREADMEExample(t *testing.T) {
 		t.Errorf("README example output (-README +chunkkit):\n%s", diff)
 	}
 }
+
+// TestREADMEGoExampleIsExampleHeadingAware checks that the README's Go example is
+// ExampleHeadingAware as it stands: every line of the README's snippet is a line of the
+// example (its output lines as the example's "// Output:" comment has them).
+func TestREADMEGoExampleIsExampleHeadingAware(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("../../sdk/chunkers/example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "## Go\n\n```go\n")
+	if !ok {
+		t.Fatal("the README has no Go example under \"## Go\"")
+	}
+	snippet, _, _ := strings.Cut(rest, "```")
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(example), "\n") {
+		have[strings.TrimSpace(line)] = true
+	}
+	n := 0
+	for _, line := range strings.Split(snippet, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line == "}" || line == "log.Fatal(err)" {
+			continue
+		}
+		if !have[line] {
+			t.Errorf("README Go example line %q is not in ExampleHeadingAware", line)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Errorf("the README's Go example has only %d lines", n)
+	}
+}

@@ -86,12 +86,6 @@ func fuzzChunker(f *testing.F, newChunker func(counter sdk.TokenCounter, maxToke
 	})
 }
 
-func FuzzHeadingAware(f *testing.F) {
-	fuzzChunker(f, func(counter sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-		return &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}
-	})
-}
-
 func FuzzFixedTokens(f *testing.F) {
 	fuzzChunker(f, func(counter sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
 		return &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}

@@ -89,3 +89,10 @@ func (c *contexter) tokensOf(part string) int {
 	}
 	return len(part)
 }
+
+// reserve returns what a chunk under the heading path spends on its context at most: the
+// cost of its context, or of the context of a chunk that starts with the path's heading,
+// which can be the larger when the heading alone is too long to fit.
+func (c *contexter) reserve(path []string) int {
+	return max(c.render(path).cost, c.renderHeld(path, true).cost)
+}

@@ -28,16 +28,16 @@ func ExampleHeadingAware() {
 		log.Fatal(err)
 	}
 	for _, c := range chunks {
-		fmt.Printf("%s parent=%q %d tokens\n  context %q\n  embed   %q\n", c.ID, c.ParentID, c.TokenCount, c.Context, c.EmbedText)
+		fmt.Printf("%s parent=%q %d tokens, content_hash %s…\n  context %q\n  embed   %q\n", c.ID, c.ParentID, c.TokenCount, c.ContentHash[:12], c.Context, c.EmbedText)
 	}
 	// Output:
-	// fs.md#0 parent="" 16 tokens
+	// fs.md#0 parent="" 16 tokens, content_hash 3bcf300ded90…
 	//   context ""
 	//   embed   "File system\n\nPromises API\n\nThe promises API returns promises. It works on files and directories alike."
-	// fs.md#1 parent="fs.md#0" 7 tokens
+	// fs.md#1 parent="fs.md#0" 7 tokens, content_hash b409ae3a38c0…
 	//   context "Promises API"
 	//   embed   "Promises API\n\nEach call takes a path."
-	// fs.md#2 parent="fs.md#0" 9 tokens
+	// fs.md#2 parent="fs.md#0" 9 tokens, content_hash 9bc5bb7272c6…
 	//   context "Promises API"
 	//   embed   "Promises API\n\nfsPromises.access(path)\n\nTests the permissions for the file."
 }

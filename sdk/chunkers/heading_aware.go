@@ -57,7 +57,7 @@ func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docu
 	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
 	secs := headingSections(l, func(sdk.Block) bool { return true })
 	for i := range doc.Blocks {
-		l.reserve[i] = cx.render(secs.path(i)).cost
+		l.reserve[i] = cx.reserve(secs.path(i))
 	}
 	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks}
 	units, err := s.units(ctx)

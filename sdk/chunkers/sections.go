@@ -145,7 +145,7 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	secs := headingSections(l, starts)
 	cx := newContexter(l, s.contextMode(ContextTitlePath), maxTokens)
 	for i := range doc.Blocks {
-		l.reserve[i] = cx.render(secs.path(i)).cost
+		l.reserve[i] = cx.reserve(secs.path(i))
 	}
 	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true}
 	units, err := sp.units(ctx)

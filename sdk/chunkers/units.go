@@ -54,7 +54,8 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 const (
 	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges) or follow a sentence end
 	cutSentences        // at sentence ends
-	cutWords            // at word starts (UAX #29)
+	cutWords            // at word starts (UAX #29), punctuation staying with the word before
+	cutSegments         // at every UAX #29 boundary, so that a word leaves its punctuation
 	cutTokens           // at token boundaries, inside a word over the budget only
 )
 
@@ -243,6 +244,14 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 				break
 			}
 			out = append(out, c)
+		}
+	case cutSegments:
+		for _, w := range wordbreak.Words(text[a:b]) {
+			for _, c := range []int{a + w.Start, a + w.End} {
+				if c > a && c < b && (len(out) == 0 || out[len(out)-1] < c) {
+					out = append(out, c)
+				}
+			}
 		}
 	}
 	return out
