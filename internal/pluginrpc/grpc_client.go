@@ -5,6 +5,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
@@ -44,7 +45,7 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 
 // Info asks the plugin what it is and which tokenizer models it serves.
 func (c *TokenizerClient) Info(ctx context.Context) (Info, error) {
-	resp, err := c.rpc.Info(ctx, &tokenizerv1.InfoRequest{})
+	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
 	if err != nil {
 		return Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
@@ -76,7 +77,7 @@ func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]i
 			if err != nil {
 				return nil, err
 			}
-			bounds, err := tokenizerv1.EndsLists(resp.GetEnds())
+			bounds, err := commonv1.EndsLists(resp.GetEnds())
 			if err != nil {
 				return nil, badResponse(err)
 			}
@@ -114,7 +115,7 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 
 // Info asks the plugin what it is and which sentence models it serves.
 func (c *SentenceClient) Info(ctx context.Context) (Info, error) {
-	resp, err := c.rpc.Info(ctx, &sentencev1.InfoRequest{})
+	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
 	if err != nil {
 		return Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
@@ -129,7 +130,7 @@ func (c *SentenceClient) Split(ctx context.Context, texts []string) ([][]int, er
 			if err != nil {
 				return nil, err
 			}
-			bounds, err := sentencev1.EndsLists(resp.GetEnds())
+			bounds, err := commonv1.EndsLists(resp.GetEnds())
 			if err != nil {
 				return nil, badResponse(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
@@ -21,8 +22,8 @@ type tokenizerServer struct {
 	p Plugins
 }
 
-func (s *tokenizerServer) Info(context.Context, *tokenizerv1.InfoRequest) (*tokenizerv1.InfoResponse, error) {
-	return &tokenizerv1.InfoResponse{
+func (s *tokenizerServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
+	return &commonv1.InfoResponse{
 		Name:            s.p.Name,
 		Version:         s.p.Version,
 		Models:          s.p.Counters.Models(),
@@ -60,7 +61,7 @@ func (s *tokenizerServer) Boundaries(ctx context.Context, req *tokenizerv1.Bound
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
-	return &tokenizerv1.BoundariesResponse{Ends: tokenizerv1.NewEndsList(bounds)}, nil
+	return &tokenizerv1.BoundariesResponse{Ends: commonv1.NewEndsList(bounds)}, nil
 }
 
 // sentenceServer serves chunkkit.sentence.v1.SentenceSplitter from p.Splitters, passing each
@@ -70,8 +71,8 @@ type sentenceServer struct {
 	p Plugins
 }
 
-func (s *sentenceServer) Info(context.Context, *sentencev1.InfoRequest) (*sentencev1.InfoResponse, error) {
-	return &sentencev1.InfoResponse{
+func (s *sentenceServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
+	return &commonv1.InfoResponse{
 		Name:            s.p.Name,
 		Version:         s.p.Version,
 		Models:          s.p.Splitters.Models(),
@@ -93,7 +94,7 @@ func (s *sentenceServer) Split(ctx context.Context, req *sentencev1.SplitRequest
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
-	return &sentencev1.SplitResponse{Ends: sentencev1.NewEndsList(bounds)}, nil
+	return &sentencev1.SplitResponse{Ends: commonv1.NewEndsList(bounds)}, nil
 }
 
 // recoverPanic turns a panic in an implementation into an Internal status (sdk.ErrBadResponse

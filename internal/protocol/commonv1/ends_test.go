@@ -1,4 +1,4 @@
-package tokenizerv1
+package commonv1
 
 import (
 	"testing"
