@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
 
@@ -34,6 +35,10 @@ const (
 
 // Options tune a Host. The zero value means the documented defaults.
 type Options struct {
+	// PluginDirs are directories (or manifest files) Open searches for plugins before the
+	// places Discover searches; each must exist. New ignores it: its Catalog says where the
+	// plugins are.
+	PluginDirs []string
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
 	// hclog at level Warn on os.Stderr, named "chunkkit-host".
 	Logger hclog.Logger
@@ -107,9 +112,11 @@ func New(cat *Catalog, opts Options) *Host {
 	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
 }
 
-// Open is Discover followed by New.
+// Open is Discover(opts.PluginDirs...) followed by New: it finds plugins in opts.PluginDirs,
+// $CHUNKKIT_PLUGIN_DIR, the running program's directory, the user's plugin directory and
+// beside the chunkkit command, in that order (see SearchPath).
 func Open(opts Options) (*Host, error) {
-	cat, err := Discover()
+	cat, err := Discover(opts.PluginDirs...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +162,7 @@ func (h *Host) TokenCounter(ctx context.Context, spec string) (sdk.TokenCounter,
 		}
 		sp.Arg = abs
 	}
-	s, err := h.open(ctx, sp, KindTokenizer)
+	s, err := h.open(ctx, sp, plugin.KindTokenizer)
 	if err != nil {
 		return nil, err
 	}
@@ -176,42 +183,27 @@ func (h *Host) SentenceSplitter(ctx context.Context, spec string) (sdk.SentenceS
 	case BuiltinWords, BuiltinRunes:
 		return nil, fmt.Errorf("host: spec %q names a token counter, not a sentence splitter: %w", spec, sdk.ErrInvalidConfig)
 	}
-	s, err := h.open(ctx, sp, KindSentence)
+	s, err := h.open(ctx, sp, plugin.KindSentence)
 	if err != nil {
 		return nil, err
 	}
 	return &pluginSplitter{s: s, model: sp.Arg, name: sp.String()}, nil
 }
 
-// Info is what a plugin says about one of its services.
-type Info struct {
-	// Name is the name the plugin reports, usually its manifest name.
-	Name string
-	// Version is the plugin's own version.
-	Version string
-	// Models lists the models the service serves; empty for a plugin that loads them on
-	// demand (such as from a path).
-	Models []string
-	// ProtocolVersion is the service's protocol version, "MAJOR.MINOR".
-	ProtocolVersion string
-	// Kinds lists the services the plugin serves.
-	Kinds []string
-}
-
 // Info starts the plugin called name if needed and returns what it says about its service of
-// kind (KindTokenizer or KindSentence). Errors are as for TokenCounter.
-func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
+// kind. Errors are as for TokenCounter.
+func (h *Host) Info(ctx context.Context, name string, kind plugin.Kind) (plugin.Info, error) {
 	s, err := h.supervisor(name, kind)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
 	inst, err := s.get(ctx)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
 	info, err := inst.info(ctx, kind)
 	if err != nil {
-		return Info{}, s.callError(ctx, inst, err)
+		return plugin.Info{}, s.callError(ctx, inst, err)
 	}
 	return info, nil
 }
@@ -241,7 +233,7 @@ func (h *Host) Close() error {
 }
 
 // supervisor returns the supervisor of the plugin called name, which must offer kind.
-func (h *Host) supervisor(name, kind string) (*supervisor, error) {
+func (h *Host) supervisor(name string, kind plugin.Kind) (*supervisor, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -253,7 +245,7 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 	}
 	if !p.Serves(kind) {
 		return nil, fmt.Errorf("host: plugin %q offers %s, not %s (manifest %s): %w",
-			name, strings.Join(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
+			name, joinKinds(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
 	}
 	s := h.sups[name]
 	if s == nil {
@@ -264,7 +256,7 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 }
 
 // open resolves a plugin spec of kind to a running, checked supervisor.
-func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, error) {
+func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor, error) {
 	s, err := h.supervisor(sp.Plugin, kind)
 	if err != nil {
 		return nil, err
@@ -294,9 +286,9 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 		// empty text, so a missing or refused model fails here with the plugin's reason.
 		var err error
 		switch kind {
-		case KindTokenizer:
+		case plugin.KindTokenizer:
 			_, err = inst.tokenizer.WithModel(sp.Arg).Count(ctx, []string{""})
-		case KindSentence:
+		case plugin.KindSentence:
 			_, err = inst.sentence.WithModel(sp.Arg).Split(ctx, []string{""})
 		}
 		if err != nil {
@@ -304,4 +296,13 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 		}
 	}
 	return s, nil
+}
+
+// joinKinds joins kinds with sep.
+func joinKinds(kinds []plugin.Kind, sep string) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, sep)
 }

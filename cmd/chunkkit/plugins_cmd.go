@@ -12,13 +12,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // firstParty lists the plugin binaries this repository builds, for `plugins manifest`.
 var firstParty = []host.Entry{
-	{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}},
-	{Name: "hftokenizer", Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}},
-	{Name: "sentence", Binary: "chunkkit-sentence", Kinds: []string{host.KindSentence}},
+	{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []plugin.Kind{plugin.KindTokenizer}},
+	{Name: "hftokenizer", Binary: "chunkkit-hftokenizer", Kinds: []plugin.Kind{plugin.KindTokenizer}},
+	{Name: "sentence", Binary: "chunkkit-sentence", Kinds: []plugin.Kind{plugin.KindSentence}},
 }
 
 const pluginsUsage = `Usage:
@@ -67,7 +68,7 @@ func pluginsList(stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKINDS\tBINARY\tMANIFEST")
 	for _, p := range cat.Plugins {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, strings.Join(p.Kinds, ","), p.Path, p.Manifest)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, joinKinds(p.Kinds), p.Path, p.Manifest)
 	}
 	return tw.Flush()
 }
@@ -115,4 +116,12 @@ func pluginsManifest(dir string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s: %s (%s)\n", filepath.Join(dir, "chunkkit.plugins.json"), e.Name, e.Binary)
 	}
 	return nil
+}
+
+func joinKinds(kinds []plugin.Kind) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
 }

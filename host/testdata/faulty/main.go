@@ -25,7 +25,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -49,19 +49,19 @@ func main() {
 	if *sleep > 0 {
 		time.Sleep(*sleep)
 	}
-	handshake := pluginrpc.Handshake()
+	handshake := pluginserver.Handshake()
 	if *cookie {
 		handshake.MagicCookieValue = "not-the-chunkkit-cookie"
 	}
 	f := &faults{stderr: stderr, wrongCounts: *wrongCounts, models: strings.Split(*models, ",")}
-	grpcServer := pluginrpc.NewGRPCServer
+	grpcServer := pluginserver.NewGRPCServer
 	if *defaultLimits {
 		grpcServer = plugin.DefaultGRPCServer
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: handshake,
-		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{
-			Name: *name, Version: "0.0.1-test", Counters: f, Splitters: f, Logger: logger,
+		VersionedPlugins: pluginserver.VersionedPlugins(pluginserver.Server{
+			Name: *name, Version: "0.0.1-test", Counters: counters{f}, Splitters: splitters{f}, Logger: logger,
 		}),
 		GRPCServer: grpcServer,
 		Logger:     logger,
@@ -77,18 +77,25 @@ type faults struct {
 
 func (f *faults) Models() []string { return f.models }
 
-func (f *faults) Counter(_ context.Context, model string) (sdk.TokenCounter, error) {
+func (f *faults) check(model string) error {
 	if model != "" && !slices.Contains(f.models, model) {
-		return nil, fmt.Errorf("faulty: unknown model %q: %w", model, sdk.ErrUnsupported)
+		return fmt.Errorf("faulty: unknown model %q: %w", model, sdk.ErrUnsupported)
 	}
-	return f, nil
+	return nil
 }
 
-func (f *faults) Splitter(ctx context.Context, model string) (sdk.SentenceSplitter, error) {
-	if _, err := f.Counter(ctx, model); err != nil {
-		return nil, err
-	}
-	return f, nil
+// counters and splitters serve f as the registries of both kinds.
+type (
+	counters  struct{ *faults }
+	splitters struct{ *faults }
+)
+
+func (c counters) Model(_ context.Context, model string) (sdk.TokenCounter, error) {
+	return c.faults, c.check(model)
+}
+
+func (s splitters) Model(_ context.Context, model string) (sdk.SentenceSplitter, error) {
+	return s.faults, s.check(model)
 }
 
 // trip acts on the fault a text asks for.

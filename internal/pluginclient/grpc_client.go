@@ -1,4 +1,4 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // TokenizerClient talks to a plugin's tokenizer service. It is an sdk.TokenCounter for one
 // model (WithModel; the plugin's default until then) and an sdk.Namer. Requests larger than
-// BatchBytes are split transparently; a text too large for one request (MaxMessageBytes) is an
+// plugin.BatchBytes are split transparently; a text too large for one request (plugin.MaxMessageBytes) is an
 // error matching sdk.ErrInvalidInput. Answers are checked with sdk.CheckCounts and
 // sdk.CheckBoundaries; every error names the plugin and matches the sentinel the plugin's
 // error matched. A TokenizerClient is safe for concurrent use; it is only as alive as the
@@ -31,7 +32,7 @@ var (
 )
 
 // NewTokenizerClient returns a client of the tokenizer service on conn for the default model;
-// name labels its errors. go-plugin's Dispense(KindTokenizer) calls it.
+// name labels its errors. go-plugin's Dispense of plugin.KindTokenizer calls it.
 func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
 	return &TokenizerClient{rpc: tokenizerv1.NewTokenizerClient(conn), client: client{name: name, limits: defaultLimits()}}
 }
@@ -44,12 +45,12 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 }
 
 // Info asks the plugin what it is and which tokenizer models it serves.
-func (c *TokenizerClient) Info(ctx context.Context) (Info, error) {
+func (c *TokenizerClient) Info(ctx context.Context) (plugin.Info, error) {
 	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
 	if err != nil {
-		return Info{}, c.errorf("info", rpcstatus.Decode(err))
+		return plugin.Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
-	return infoFrom(resp), nil
+	return commonv1.InfoFrom(resp), nil
 }
 
 // Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
@@ -101,7 +102,7 @@ var (
 )
 
 // NewSentenceClient returns a client of the sentence service on conn for the default model;
-// name labels its errors. go-plugin's Dispense(KindSentence) calls it.
+// name labels its errors. go-plugin's Dispense of plugin.KindSentence calls it.
 func NewSentenceClient(conn grpc.ClientConnInterface, name string) *SentenceClient {
 	return &SentenceClient{rpc: sentencev1.NewSentenceSplitterClient(conn), client: client{name: name, limits: defaultLimits()}}
 }
@@ -114,12 +115,12 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 }
 
 // Info asks the plugin what it is and which sentence models it serves.
-func (c *SentenceClient) Info(ctx context.Context) (Info, error) {
+func (c *SentenceClient) Info(ctx context.Context) (plugin.Info, error) {
 	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
 	if err != nil {
-		return Info{}, c.errorf("info", rpcstatus.Decode(err))
+		return plugin.Info{}, c.errorf("info", rpcstatus.Decode(err))
 	}
-	return infoFrom(resp), nil
+	return commonv1.InfoFrom(resp), nil
 }
 
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.

@@ -1,4 +1,4 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
@@ -9,15 +9,17 @@ import (
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// limits bounds the requests a client sends: batch is the size it splits at (BatchBytes),
-// max the size no request may exceed (MaxMessageBytes). Tests lower them.
+// limits bounds the requests a client sends: batch is the size it splits at
+// (plugin.BatchBytes), max the size no request may exceed (plugin.MaxMessageBytes). Tests lower
+// them.
 type limits struct {
 	batch, max int
 }
 
-func defaultLimits() limits { return limits{batch: BatchBytes, max: MaxMessageBytes} }
+func defaultLimits() limits { return limits{batch: plugin.BatchBytes, max: plugin.MaxMessageBytes} }
 
 // span is the half-open range [lo, hi) of texts that travel in one request.
 type span struct{ lo, hi int }
