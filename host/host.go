@@ -128,10 +128,15 @@ func (h *Host) Catalog() *Catalog { return h.cat }
 
 // TokenCounter returns the token counter spec names (see Spec). "words" and "runes" are
 // in-process (sdk.Words, sdk.Runes). For a plugin it starts the plugin if it is not running,
-// asks its Info and checks the protocol version and that the plugin serves the model (a
-// plugin that lists no models is asked to count "" with it), so that a misconfiguration
-// fails here rather than on the first Count. The counter is also an
+// asks its Info, checks the protocol version and that the plugin serves the model, and asks
+// the model to count and bound a few probe texts, checking that its answers keep the contract
+// (and that Count and Boundaries agree), so that a misconfiguration or a broken plugin fails
+// here rather than on the first Count. The counter is also an
 // sdk.Namer whose Name is the spec's String.
+//
+// Every later answer is checked too (one per text, offsets in order, on rune boundaries and
+// ending at the text's length, no negative count, nothing for the empty text), and one that
+// breaks the contract is an error matching sdk.ErrBadResponse that names the plugin.
 //
 // Errors: a malformed spec matches sdk.ErrInvalidConfig; a plugin no manifest lists, or
 // one whose manifest lacks "tokenizer", matches ErrNotFound (and sdk.ErrUnsupported); a
@@ -281,19 +286,14 @@ func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor
 		return nil, fmt.Errorf("host: spec %q: plugin %q has no %s model %q; it serves %s: %w",
 			sp, sp.Plugin, kind, sp.Arg, strings.Join(info.Models, ", "), sdk.ErrUnsupported)
 	}
-	if sp.Arg != "" && len(info.Models) == 0 {
-		// A plugin that loads models on demand (hf:PATH) is asked for this one now, with an
-		// empty text, so a missing or refused model fails here with the plugin's reason.
-		var err error
-		switch kind {
-		case plugin.KindTokenizer:
-			_, err = inst.tokenizer.WithModel(sp.Arg).Count(ctx, []string{""})
-		case plugin.KindSentence:
-			_, err = inst.sentence.WithModel(sp.Arg).Split(ctx, []string{""})
+	// The model is asked for now, so that one the plugin cannot load (hf:PATH of a missing
+	// file) fails here with the plugin's reason, and a plugin whose answers break the contract
+	// fails before a chunker relies on them.
+	if err := probe(ctx, inst, kind, sp.Arg); err != nil {
+		if ctx.Err() == nil && errors.Is(err, sdk.ErrBadResponse) {
+			return nil, fmt.Errorf("host: spec %q: plugin %q (%s) fails the host's checks of its answers: %w", sp, sp.Plugin, s.plugin.Path, err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
-		}
+		return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
 	}
 	return s, nil
 }

@@ -386,22 +386,6 @@ func TestWaitingForAStartEndsWithTheCallersContext(t *testing.T) {
 	}
 }
 
-func TestWrongCountsAreABadResponse(t *testing.T) {
-	dir, bin := setup(t, "-wrong-counts")
-	checkLeaks(t, bin)
-	h := newHost(t, dir, Options{})
-	ctx := context.Background()
-	tc, err := h.TokenCounter(ctx, "plugin:faulty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = tc.Count(ctx, []string{"a", "b c", "d"})
-	wantErr(t, err, []error{sdk.ErrBadResponse}, `plugin "faulty"`, "2 counts for 3 texts")
-	if n := starts(h, "faulty"); n != 1 {
-		t.Errorf("a bad answer restarted the plugin: %d starts, want 1", n)
-	}
-}
-
 func TestRequestsOverTheMessageLimitAreSplit(t *testing.T) {
 	// This plugin keeps gRPC's 4 MiB receive limit, so 10 MiB of texts only get through in
 	// several requests.

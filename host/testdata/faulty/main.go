@@ -4,7 +4,9 @@
 //
 // Its flags choose a start-up fault: -garbage prints to stdout before the handshake,
 // -cookie serves with a different magic cookie, -sleep waits before serving, -wrong-counts
-// answers Count with one count too few, -grpc-default-limits serves with go-plugin's
+// answers Count with one count too few, -lie=KIND breaks the counter contract in another way
+// (see lies) on every text or, with -lie-on=WORD, only on texts containing WORD,
+// -grpc-default-limits serves with go-plugin's
 // DefaultGRPCServer (gRPC's 4 MiB receive limit). Texts choose a call fault: a text
 // containing "CRASH" makes the process exit with status 3 inside the call, one containing
 // "HANG" blocks the call forever.
@@ -17,6 +19,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -36,6 +39,8 @@ func main() {
 	cookie := flag.Bool("cookie", false, "serve with a different magic cookie")
 	sleep := flag.Duration("sleep", 0, "wait this long before serving")
 	wrongCounts := flag.Bool("wrong-counts", false, "answer Count with len(texts)-1 counts")
+	lie := flag.String("lie", "", "break the counter contract: "+strings.Join(slices.Sorted(maps.Keys(lies)), ", "))
+	lieOn := flag.String("lie-on", "", "lie only on texts containing this; empty means every text")
 	defaultLimits := flag.Bool("grpc-default-limits", false, "serve with go-plugin's DefaultGRPCServer")
 	flag.Parse()
 
@@ -53,7 +58,11 @@ func main() {
 	if *cookie {
 		handshake.MagicCookieValue = "not-the-chunkkit-cookie"
 	}
-	f := &faults{stderr: stderr, wrongCounts: *wrongCounts, models: strings.Split(*models, ",")}
+	if _, ok := lies[*lie]; !ok && *lie != "" {
+		fmt.Fprintf(stderr, "faulty: unknown -lie %q\n", *lie)
+		os.Exit(2)
+	}
+	f := &faults{stderr: stderr, wrongCounts: *wrongCounts, lie: *lie, lieOn: *lieOn, models: strings.Split(*models, ",")}
 	grpcServer := pluginserver.NewGRPCServer
 	if *defaultLimits {
 		grpcServer = plugin.DefaultGRPCServer
@@ -72,7 +81,51 @@ func main() {
 type faults struct {
 	stderr      *os.File
 	wrongCounts bool
+	lie, lieOn  string
 	models      []string
+}
+
+// lies are the ways -lie breaks the contract of one text's answer: its count, its boundaries.
+var lies = map[string]struct {
+	count  func(text string, n int) int
+	bounds func(text string, b []int) []int
+}{
+	// Count one more than Boundaries for a text that is not empty: only the two answers
+	// together show it.
+	"mismatch": {count: func(text string, n int) int {
+		if text == "" {
+			return 0
+		}
+		return n + 1
+	}},
+	"negative": {count: func(string, int) int { return -1 }},
+	// The last boundary short of the text's end.
+	"short-ends": {bounds: func(text string, b []int) []int {
+		if len(b) > 0 && len(text) > 0 {
+			b[len(b)-1] = len(text) - 1
+		}
+		return b
+	}},
+	// A token in the empty text.
+	"empty-token": {
+		count: func(text string, n int) int {
+			if text == "" {
+				return 1
+			}
+			return n
+		},
+		bounds: func(text string, b []int) []int {
+			if text == "" {
+				return []int{0}
+			}
+			return b
+		},
+	},
+}
+
+// lying reports whether f lies about text.
+func (f *faults) lying(text string) bool {
+	return f.lie != "" && strings.Contains(text, f.lieOn)
 }
 
 func (f *faults) Models() []string { return f.models }
@@ -117,12 +170,23 @@ func (f *faults) Count(ctx context.Context, texts []string) ([]int, error) {
 	if f.wrongCounts && len(counts) > 0 {
 		counts = counts[:len(counts)-1]
 	}
+	for i, t := range texts {
+		if l := lies[f.lie]; l.count != nil && f.lying(t) && i < len(counts) {
+			counts[i] = l.count(t, counts[i])
+		}
+	}
 	return counts, err
 }
 
 func (f *faults) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	f.trip(texts)
-	return sdk.Words{}.Boundaries(ctx, texts)
+	bounds, err := sdk.Words{}.Boundaries(ctx, texts)
+	for i, t := range texts {
+		if l := lies[f.lie]; l.bounds != nil && f.lying(t) {
+			bounds[i] = l.bounds(t, bounds[i])
+		}
+	}
+	return bounds, err
 }
 
 func (f *faults) Split(_ context.Context, texts []string) ([][]int, error) {
