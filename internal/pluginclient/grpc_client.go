@@ -7,11 +7,9 @@ import (
 
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
-	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
-	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // TokenizerClient talks to a plugin's tokenizer service. It is an sdk.TokenCounter for one
@@ -34,7 +32,8 @@ var (
 // NewTokenizerClient returns a client of the tokenizer service on conn for the default model;
 // name labels its errors. go-plugin's Dispense of plugin.KindTokenizer calls it.
 func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
-	return &TokenizerClient{rpc: tokenizerv1.NewTokenizerClient(conn), client: client{name: name, limits: defaultLimits()}}
+	rpc := tokenizerv1.NewTokenizerClient(conn)
+	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.
@@ -42,15 +41,6 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 	d := *c
 	d.model = model
 	return &d
-}
-
-// Info asks the plugin what it is and which tokenizer models it serves.
-func (c *TokenizerClient) Info(ctx context.Context) (plugin.Info, error) {
-	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
-	if err != nil {
-		return plugin.Info{}, c.errorf("info", rpcstatus.Decode(err))
-	}
-	return commonv1.InfoFrom(resp), nil
 }
 
 // Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
@@ -104,7 +94,8 @@ var (
 // NewSentenceClient returns a client of the sentence service on conn for the default model;
 // name labels its errors. go-plugin's Dispense of plugin.KindSentence calls it.
 func NewSentenceClient(conn grpc.ClientConnInterface, name string) *SentenceClient {
-	return &SentenceClient{rpc: sentencev1.NewSentenceSplitterClient(conn), client: client{name: name, limits: defaultLimits()}}
+	rpc := sentencev1.NewSentenceSplitterClient(conn)
+	return &SentenceClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.
@@ -112,15 +103,6 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 	d := *c
 	d.model = model
 	return &d
-}
-
-// Info asks the plugin what it is and which sentence models it serves.
-func (c *SentenceClient) Info(ctx context.Context) (plugin.Info, error) {
-	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
-	if err != nil {
-		return plugin.Info{}, c.errorf("info", rpcstatus.Decode(err))
-	}
-	return commonv1.InfoFrom(resp), nil
 }
 
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.

@@ -3,6 +3,7 @@ package pluginclient
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -16,41 +17,27 @@ import (
 func VersionedPlugins(name string) map[int]goplugin.PluginSet {
 	return map[int]goplugin.PluginSet{
 		plugin.ProtocolVersion: {
-			string(plugin.KindTokenizer): &tokenizerPlugin{name: name},
-			string(plugin.KindSentence):  &sentencePlugin{name: name},
+			string(plugin.KindTokenizer): &servicePlugin{kind: plugin.KindTokenizer, dial: func(c *grpc.ClientConn) any { return NewTokenizerClient(c, name) }},
+			string(plugin.KindSentence):  &servicePlugin{kind: plugin.KindSentence, dial: func(c *grpc.ClientConn) any { return NewSentenceClient(c, name) }},
 		},
 	}
 }
 
-// errClientSide is what the host-side sets answer when asked to serve.
-var errClientSide = errors.New("pluginclient: this plugin set dials plugins; a plugin serves internal/pluginserver's")
-
-// tokenizerPlugin dispenses a *TokenizerClient for the default model.
-type tokenizerPlugin struct {
+// servicePlugin is the host side of one kind: it dispenses the kind's client for the default
+// model.
+type servicePlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
-	name string
+	kind plugin.Kind
+	dial func(*grpc.ClientConn) any
 }
 
-func (p *tokenizerPlugin) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return errClientSide }
+func (p *servicePlugin) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("pluginclient: this plugin set dials plugins; a plugin serves internal/pluginserver's")
+}
 
-func (p *tokenizerPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+func (p *servicePlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
 	if conn == nil {
-		return nil, errors.New("pluginclient: tokenizer client: nil connection")
+		return nil, fmt.Errorf("pluginclient: %s client: nil connection", p.kind)
 	}
-	return NewTokenizerClient(conn, p.name), nil
-}
-
-// sentencePlugin dispenses a *SentenceClient for the default model.
-type sentencePlugin struct {
-	goplugin.NetRPCUnsupportedPlugin
-	name string
-}
-
-func (p *sentencePlugin) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return errClientSide }
-
-func (p *sentencePlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	if conn == nil {
-		return nil, errors.New("pluginclient: sentence client: nil connection")
-	}
-	return NewSentenceClient(conn, p.name), nil
+	return p.dial(conn), nil
 }

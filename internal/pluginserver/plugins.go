@@ -55,47 +55,34 @@ func Handshake() goplugin.HandshakeConfig {
 // protocol version. Each set has both kinds; the service s has no implementation for is not
 // registered, so calling it answers UNIMPLEMENTED (sdk.ErrUnsupported on the host).
 func VersionedPlugins(s Server) map[int]goplugin.PluginSet {
+	tokenizer, sentence := &servicePlugin{}, &servicePlugin{}
+	if s.Counters != nil {
+		tokenizer.register = func(g *grpc.Server) { tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: s}) }
+	}
+	if s.Splitters != nil {
+		sentence.register = func(g *grpc.Server) { sentencev1.RegisterSentenceSplitterServer(g, &sentenceServer{s: s}) }
+	}
 	return map[int]goplugin.PluginSet{
 		plugin.ProtocolVersion: {
-			string(plugin.KindTokenizer): &tokenizerPlugin{s: s},
-			string(plugin.KindSentence):  &sentencePlugin{s: s},
+			string(plugin.KindTokenizer): tokenizer,
+			string(plugin.KindSentence):  sentence,
 		},
 	}
 }
 
-// errServerSide is what the plugin-side sets answer when asked for a client.
-var errServerSide = errors.New("pluginserver: this plugin set serves; a host dispenses clients from internal/pluginclient's")
-
-// tokenizerPlugin registers the tokenizer service when s.Counters is set.
-type tokenizerPlugin struct {
+// servicePlugin is the plugin side of one kind: it registers the service, if it has one.
+type servicePlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
-	s Server
+	register func(*grpc.Server) // nil: the plugin does not serve this kind
 }
 
-func (p *tokenizerPlugin) GRPCServer(_ *goplugin.GRPCBroker, g *grpc.Server) error {
-	if p.s.Counters != nil {
-		tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: p.s})
+func (p *servicePlugin) GRPCServer(_ *goplugin.GRPCBroker, g *grpc.Server) error {
+	if p.register != nil {
+		p.register(g)
 	}
 	return nil
 }
 
-func (p *tokenizerPlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
-	return nil, errServerSide
-}
-
-// sentencePlugin registers the sentence service when s.Splitters is set.
-type sentencePlugin struct {
-	goplugin.NetRPCUnsupportedPlugin
-	s Server
-}
-
-func (p *sentencePlugin) GRPCServer(_ *goplugin.GRPCBroker, g *grpc.Server) error {
-	if p.s.Splitters != nil {
-		sentencev1.RegisterSentenceSplitterServer(g, &sentenceServer{s: p.s})
-	}
-	return nil
-}
-
-func (p *sentencePlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
-	return nil, errServerSide
+func (p *servicePlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, errors.New("pluginserver: this plugin set serves; a host dispenses clients from internal/pluginclient's")
 }
