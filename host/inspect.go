@@ -81,6 +81,20 @@ func Inspect(ctx context.Context, path string, args []string, opts Options) (plu
 // path must lie inside dir, since a manifest names binaries relative to itself. It returns the
 // manifest's entries as written.
 func Register(ctx context.Context, dir string, paths []string, opts Options) ([]Entry, error) {
+	return register(ctx, dir, paths, nil, opts)
+}
+
+// RegisterWithArgs is Register for one executable that is started with args, which replace
+// the args of its entry, if it had one.
+func RegisterWithArgs(ctx context.Context, dir, path string, args []string, opts Options) ([]Entry, error) {
+	if args == nil {
+		args = []string{}
+	}
+	return register(ctx, dir, []string{path}, args, opts)
+}
+
+// register is Register; args, when not nil, are the arguments of every path.
+func register(ctx context.Context, dir string, paths, newArgs []string, opts Options) ([]Entry, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("host: register in %s: %w", dir, err)
@@ -105,8 +119,8 @@ func Register(ctx context.Context, dir string, paths []string, opts Options) ([]
 				p, absDir, sdk.ErrInvalidConfig)
 		}
 		binary := filepath.ToSlash(rel)
-		var args []string
-		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 {
+		args := newArgs
+		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 && args == nil {
 			args = entries[i].Args
 		}
 		info, err := Inspect(ctx, abs, args, opts)

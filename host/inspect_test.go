@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -94,5 +95,26 @@ func TestRegisterWritesTheManifestFromInfo(t *testing.T) {
 	}
 	if _, err := Register(context.Background(), t.TempDir(), []string{bin}, Options{}); !errors.Is(err, sdk.ErrInvalidConfig) {
 		t.Errorf("Register of a binary outside the directory = %v, want sdk.ErrInvalidConfig", err)
+	}
+}
+
+func TestRegisterWithArgsStartsThePluginWithThemAndKeepsThem(t *testing.T) {
+	dir, bin := setup(t)
+	checkLeaks(t, bin)
+	entries, err := RegisterWithArgs(context.Background(), dir, bin, []string{"-name", "acme"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// setup's manifest listed the binary as "faulty": the entry for the binary is replaced.
+	if len(entries) != 1 || entries[0].Name != "acme" || !slices.Equal(entries[0].Args, []string{"-name", "acme"}) {
+		t.Fatalf("entries = %+v, want one named acme with its args", entries)
+	}
+	// Registering again without args keeps them.
+	entries, err = Register(context.Background(), dir, []string{bin}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name != "acme" || !slices.Equal(entries[0].Args, []string{"-name", "acme"}) {
+		t.Errorf("entries after Register = %+v, want the args kept", entries)
 	}
 }

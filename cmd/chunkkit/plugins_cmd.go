@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,10 +19,11 @@ import (
 const pluginsUsage = `Usage:
   chunkkit plugins list                  the plugins the manifests name, where they were found
   chunkkit plugins verify                check every plugin binary against its manifest's SHA-256
-  chunkkit plugins add [--dir DIR] PATH...
+  chunkkit plugins add [--dir DIR] PATH... | PATH -- ARG...
                                          start each executable, ask its Info (name, kinds) and
                                          add it to DIR/chunkkit.plugins.json (default: the
-                                         directory of the first PATH), with its SHA-256
+                                         directory of the first PATH), with its SHA-256; the
+                                         ARGs after -- are the one PATH's arguments
   chunkkit plugins manifest DIR          write DIR/chunkkit.plugins.json for every executable in
                                          DIR that answers as a chunkkit plugin (what make build
                                          does); the others are skipped with the reason
@@ -103,6 +105,10 @@ func pluginsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("chunkkit plugins add", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "the directory of the manifest; every PATH must be inside it (default: the first PATH's directory)")
+	var pluginArgs []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, pluginArgs = args[:i], slices.Clone(args[i+1:])
+	}
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -111,10 +117,20 @@ func pluginsAdd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stderr, "chunkkit plugins add: no executable named\n\n"+pluginsUsage)
 		return errUsage
 	}
+	if pluginArgs != nil && len(paths) != 1 {
+		fmt.Fprintf(stderr, "chunkkit plugins add: the arguments after -- are for one executable, and %d are named\n\n%s", len(paths), pluginsUsage)
+		return errUsage
+	}
 	if *dir == "" {
 		*dir = filepath.Dir(paths[0])
 	}
-	entries, err := host.Register(ctx, *dir, paths, host.Options{})
+	var entries []host.Entry
+	var err error
+	if pluginArgs != nil {
+		entries, err = host.RegisterWithArgs(ctx, *dir, paths[0], pluginArgs, host.Options{})
+	} else {
+		entries, err = host.Register(ctx, *dir, paths, host.Options{})
+	}
 	if err != nil {
 		return err
 	}
