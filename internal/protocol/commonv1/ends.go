@@ -1,4 +1,4 @@
-package tokenizerv1
+package commonv1
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func EndsLists(list []*Ends) ([][]int, error) {
 		}
 		b, err := convert.Ints(ends)
 		if err != nil {
-			return nil, fmt.Errorf("tokenizerv1: ends of text %d: %w", i, err)
+			return nil, fmt.Errorf("commonv1: ends of text %d: %w", i, err)
 		}
 		out[i] = b
 	}
