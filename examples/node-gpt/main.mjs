@@ -4,8 +4,8 @@
 // describes it: cookie, version negotiation, AutoMTLS, health, controller, stdio, Unix socket,
 // parent-death exit. Logs go to stderr as hclog JSON; stdout carries only the handshake line.
 import 'reflect-metadata'; // @peculiar/x509 needs it
-import { webcrypto } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes, webcrypto } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -219,20 +219,21 @@ async function main() {
   });
   new HealthImplementation({ '': 'SERVING', plugin: 'SERVING' }).addToServer(server);
 
-  const sockDir = mkdtempSync(join(process.env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), 'plugin'));
-  const socket = join(sockDir, 'node-gpt.sock');
+  // A new socket in the directory the host chose, named as go-plugin names its own.
+  const socket = join(process.env.PLUGIN_UNIX_SOCKET_DIR || tmpdir(), `plugin${randomBytes(5).toString('hex')}`);
   let stopping = false;
   const stop = (why) => {
     if (stopping) return;
     stopping = true;
     log('info', 'stopping', { reason: why });
-    server.forceShutdown();
-    rmSync(sockDir, { recursive: true, force: true });
-    process.exit(0);
+    stdio.stream?.end();
+    const exit = () => { rmSync(socket, { force: true }); process.exit(0); };
+    server.tryShutdown(exit); // lets the calls in flight, Shutdown's own among them, answer
+    setTimeout(() => { server.forceShutdown(); exit(); }, 1000).unref();
   };
   const goPlugin = loadProto('plugin/grpc_controller.proto').plugin;
   server.addService(goPlugin.GRPCController.service, {
-    Shutdown: (_call, callback) => { callback(null, {}); setImmediate(() => stop('GRPCController.Shutdown')); },
+    Shutdown: (_call, callback) => { callback(null, {}); stop('GRPCController.Shutdown'); },
   });
   server.addService(loadProto('plugin/grpc_stdio.proto').plugin.GRPCStdio.service, {
     StreamStdio: (call) => {
@@ -242,6 +243,10 @@ async function main() {
     },
   });
 
+  if (Buffer.byteLength(socket) > 107) { // Node would bind a truncated path
+    process.stderr.write(`${NAME}: cannot listen on the Unix socket ${socket} (a path longer than 107 bytes does not fit)\n`);
+    process.exit(1);
+  }
   const { creds, certField } = await serverCredentials();
   await new Promise((resolve, reject) => server.bindAsync(`unix:${socket}`, creds, (err) => (err ? reject(err) : resolve())));
 

@@ -17,7 +17,7 @@ import datetime
 import json
 import os
 import queue
-import shutil
+import secrets
 import signal
 import sys
 import tempfile
@@ -264,13 +264,16 @@ def main():
     grpc_controller_pb2_grpc.add_GRPCControllerServicer_to_server(Controller(stop), server)
     grpc_stdio_pb2_grpc.add_GRPCStdioServicer_to_server(stdio, server)
 
-    sock_dir = tempfile.mkdtemp(prefix="plugin", dir=os.environ.get("PLUGIN_UNIX_SOCKET_DIR") or None)
-    socket = os.path.join(sock_dir, "py-sentencepiece.sock")
+    # A new socket in the directory the host chose, named as go-plugin names its own.
+    socket = os.path.join(os.environ.get("PLUGIN_UNIX_SOCKET_DIR") or tempfile.gettempdir(), "plugin" + secrets.token_hex(5))
     creds, cert_field = server_credentials()
-    if creds is None:
-        server.add_insecure_port("unix:" + socket)
-    else:
-        server.add_secure_port("unix:" + socket, creds)
+    try:
+        bound = server.add_insecure_port("unix:" + socket) if creds is None else server.add_secure_port("unix:" + socket, creds)
+    except RuntimeError:
+        bound = 0
+    if not bound:
+        sys.stderr.write(f"{NAME}: cannot listen on the Unix socket {socket} (a path longer than 107 bytes does not fit)\n")
+        return 1
     server.start()
 
     # A Ctrl-C reaches the whole process group; the host stops its plugins itself.
@@ -292,8 +295,9 @@ def main():
     log("debug", "serving", socket=socket)
 
     stop.wait()
-    server.stop(grace=None)
-    shutil.rmtree(sock_dir, ignore_errors=True)
+    server.stop(grace=1).wait()  # lets the calls in flight, Shutdown's own among them, answer
+    if os.path.exists(socket):
+        os.remove(socket)
     return 0
 
 
