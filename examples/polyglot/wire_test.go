@@ -100,8 +100,8 @@ func TestTheHandshakeAndMutualTLSAreGoPlugins(t *testing.T) {
 			// Without the host's certificate, no call gets through.
 			stranger := newClientCert(t)
 			for what, creds := range map[string]credentials.TransportCredentials{
-				"no client certificate":    credentials.NewTLS(&tls.Config{RootCAs: roots, ServerName: "localhost"}),
-				"another certificate":      credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{stranger.pair}, RootCAs: roots, ServerName: "localhost"}),
+				"no client certificate":     credentials.NewTLS(&tls.Config{RootCAs: roots, ServerName: "localhost"}),
+				"another certificate":       credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{stranger.pair}, RootCAs: roots, ServerName: "localhost"}),
 				"no TLS at all (plaintext)": insecure.NewCredentials(),
 			} {
 				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
