@@ -37,6 +37,7 @@ import (
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 const (
@@ -68,8 +69,8 @@ func pluginCatalog(b *testing.B) *host.Catalog {
 			return
 		}
 		entries := []host.Entry{
-			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}},
-			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}},
+			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []plugin.Kind{plugin.KindTokenizer}},
+			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []plugin.Kind{plugin.KindTokenizer}},
 		}
 		if buildErr = host.BuildManifest(dir, entries); buildErr != nil {
 			return

@@ -56,6 +56,24 @@ func rules() []rule {
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
+			name:      "the plugin contract imports only the standard library and sdk",
+			packages:  []string{"sdk/plugin"},
+			allowOnly: []string{"sdk"},
+			forbid:    []string{"internal", grpc, goPlugin},
+		},
+		{
+			name:     "the plugin side of the glue never depends on the host side",
+			packages: []string{"internal/pluginserver", "sdk/serve"},
+			except:   []string{"sdk/serve/servetest"},
+			forbid:   []string{"internal/pluginclient", "host"},
+		},
+		{
+			name:     "the host side of the glue never depends on the plugin side",
+			packages: []string{"internal/pluginclient", "host"},
+			except:   []string{"host/hosttest"},
+			forbid:   []string{"internal/pluginserver", "sdk/serve"},
+		},
+		{
 			name:     "host never depends on plugins, bench or commands",
 			packages: []string{"host"},
 			forbid:   []string{"plugins", "bench", "*/cmd"},
@@ -389,6 +407,9 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 			"adapters/ocr imports host, which the rule does not allow",
 		},
 		"the conformance kit imports only the standard library, sdk and go-cmp": nil,
+		"the host side of the glue never depends on the plugin side": {
+			"host depends on sdk/serve: host → plugins/tiktoken → sdk/serve",
+		},
 		"plugins never depend on host or bench": {
 			"plugins/sentence depends on host: plugins/sentence → host",
 		},

@@ -10,7 +10,7 @@
 //
 // A model string names an encoding and, after "@", a backend: "cl100k_base" (the Fast
 // backend), "cl100k_base@fast", "cl100k_base@reference". ParseModel reads them, Models lists
-// them, and Counters hands out one shared Counter per model. Counter.Name gives the tokenizer
+// them, and NewCounters hands out one shared Counter per model. Counter.Name gives the tokenizer
 // spec: "tiktoken:cl100k_base" or "tiktoken:cl100k_base@reference".
 //
 // The Fast backend (the default) uses the vocabularies github.com/tiktoken-go/tokenizer

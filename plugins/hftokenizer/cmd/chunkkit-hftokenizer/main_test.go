@@ -14,11 +14,12 @@ import (
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer"
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // openHost builds this command and returns a host that starts it on demand.
 func openHost(t *testing.T) *host.Host {
-	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-hftokenizer", Name: host.HFPlugin, Kinds: []string{host.KindTokenizer}})
+	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-hftokenizer", Name: host.HFPlugin, Kinds: []plugin.Kind{plugin.KindTokenizer}})
 }
 
 // TestPluginAnswersLikeThePackage starts the built plugin through a chunkkit host for every
@@ -50,8 +51,8 @@ func TestPluginAnswersLikeThePackage(t *testing.T) {
 				if !strings.HasSuffix(spec, hftokenizer.SpecialSuffix) {
 					conformance.TokenCounter(t, remote)
 				}
-				var c hftokenizer.Counters
-				local, err := c.Counter(ctx, strings.TrimPrefix(spec, "hf:"))
+				c := hftokenizer.NewCounters()
+				local, err := c.Model(ctx, strings.TrimPrefix(spec, "hf:"))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
@@ -8,17 +8,20 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-func wordsPlugin() Plugins {
-	return Plugins{
+func wordsPlugin() pluginserver.Server {
+	return pluginserver.Server{
 		Name:    "fake",
 		Version: "0.1.0",
-		Counters: counterMap{
+		Counters: counterMap(map[string]sdk.TokenCounter{
 			"words":       sdk.Words{},
 			"runes":       sdk.Runes{},
 			"invalid":     failing{sdk.ErrInvalidInput},
@@ -28,7 +31,7 @@ func wordsPlugin() Plugins {
 			"plain":       failing{errors.New("disk on fire")},
 			"lying":       lying{},
 			"panicking":   panicking{},
-		},
+		}),
 	}
 }
 
@@ -43,18 +46,21 @@ func TestHandshakeAgreesWithTheProtocolPackages(t *testing.T) {
 	if h.MagicCookieKey != "CHUNKKIT_PLUGIN" || h.MagicCookieValue == "" {
 		t.Errorf("handshake cookie %q=%q, want CHUNKKIT_PLUGIN and a value", h.MagicCookieKey, h.MagicCookieValue)
 	}
-	sets := VersionedPlugins(Plugins{})
-	if _, ok := sets[ProtocolVersion][KindTokenizer]; !ok {
-		t.Errorf("plugin set %d lacks %q", ProtocolVersion, KindTokenizer)
+	if s := pluginserver.Handshake(); s != h {
+		t.Errorf("the plugin side's handshake %+v differs from the host's %+v", s, h)
 	}
-	if _, ok := sets[ProtocolVersion][KindSentence]; !ok {
-		t.Errorf("plugin set %d lacks %q", ProtocolVersion, KindSentence)
+	for side, sets := range map[string]map[int]goplugin.PluginSet{"host": VersionedPlugins("x"), "plugin": pluginserver.VersionedPlugins(pluginserver.Server{})} {
+		for _, k := range plugin.Kinds() {
+			if _, ok := sets[plugin.ProtocolVersion][string(k)]; !ok {
+				t.Errorf("the %s's plugin set %d lacks %q", side, plugin.ProtocolVersion, k)
+			}
+		}
 	}
 }
 
 func TestCountAndBoundariesRoundTrip(t *testing.T) {
 	t.Parallel()
-	tc := goPluginConn(t, wordsPlugin(), KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, wordsPlugin(), plugin.KindTokenizer).(*TokenizerClient)
 	tests := []struct {
 		name  string
 		model string
@@ -72,7 +78,7 @@ func TestCountAndBoundariesRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			want, _ := wordsPlugin().Counters.Counter(ctx, tt.model)
+			want, _ := wordsPlugin().Counters.Model(ctx, tt.model)
 			c := tc.WithModel(tt.model)
 			wantCounts, _ := want.Count(ctx, tt.texts)
 			gotCounts, err := c.Count(ctx, tt.texts)
@@ -96,17 +102,17 @@ func TestCountAndBoundariesRoundTrip(t *testing.T) {
 
 func TestInfoDescribesThePlugin(t *testing.T) {
 	t.Parallel()
-	tc := goPluginConn(t, wordsPlugin(), KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, wordsPlugin(), plugin.KindTokenizer).(*TokenizerClient)
 	got, err := tc.Info(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Info{
+	want := plugin.Info{
 		Name:            "fake",
 		Version:         "0.1.0",
 		Models:          []string{"config", "invalid", "lying", "panicking", "plain", "runes", "unavailable", "unsupported", "words"},
 		ProtocolVersion: "1.0",
-		Kinds:           []string{KindTokenizer},
+		Kinds:           []plugin.Kind{plugin.KindTokenizer},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
@@ -115,7 +121,7 @@ func TestInfoDescribesThePlugin(t *testing.T) {
 
 func TestErrorsCrossTheWireAsSentinels(t *testing.T) {
 	t.Parallel()
-	tc := goPluginConn(t, wordsPlugin(), KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, wordsPlugin(), plugin.KindTokenizer).(*TokenizerClient)
 	tests := []struct {
 		name    string
 		model   string
@@ -152,7 +158,7 @@ func TestErrorsCrossTheWireAsSentinels(t *testing.T) {
 
 func TestBoundariesThatBreakTheContractAreABadResponse(t *testing.T) {
 	t.Parallel()
-	tc := goPluginConn(t, wordsPlugin(), KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, wordsPlugin(), plugin.KindTokenizer).(*TokenizerClient)
 	_, err := tc.WithModel("lying").Boundaries(t.Context(), []string{"abc"})
 	if !errors.Is(err, sdk.ErrBadResponse) {
 		t.Fatalf("Boundaries error = %v, want one matching sdk.ErrBadResponse", err)
@@ -167,7 +173,7 @@ func TestACancelledContextEndsTheCall(t *testing.T) {
 	t.Run("a context cancelled before the call fails without reaching the plugin", func(t *testing.T) {
 		t.Parallel()
 		rec := newRecording()
-		tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": rec}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": rec})}, plugin.KindTokenizer).(*TokenizerClient)
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		_, err := tc.Count(ctx, []string{"a"})
@@ -181,7 +187,7 @@ func TestACancelledContextEndsTheCall(t *testing.T) {
 	t.Run("cancelling during a call reaches the plugin's context", func(t *testing.T) {
 		t.Parallel()
 		b := blocking{started: make(chan struct{}), done: make(chan error, 1)}
-		tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": b}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": b})}, plugin.KindTokenizer).(*TokenizerClient)
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() {
 			<-b.started
@@ -203,7 +209,7 @@ func TestACancelledContextEndsTheCall(t *testing.T) {
 	t.Run("a deadline reaches the plugin and comes back as DeadlineExceeded", func(t *testing.T) {
 		t.Parallel()
 		b := blocking{started: make(chan struct{}), done: make(chan error, 1)}
-		tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": b}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": b})}, plugin.KindTokenizer).(*TokenizerClient)
 		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 		defer cancel()
 		_, err := tc.Boundaries(ctx, []string{"a"})
@@ -236,7 +242,7 @@ func TestSixteenMiBRequestsWork(t *testing.T) {
 	t.Run("many texts are split into requests a default gRPC server accepts", func(t *testing.T) {
 		t.Parallel()
 		rec := newRecording()
-		tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": rec}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": rec})}, plugin.KindTokenizer).(*TokenizerClient)
 		texts := sixteenMiB()
 		want, _ := sdk.Words{}.Count(t.Context(), texts)
 		got, err := tc.Count(t.Context(), texts)
@@ -246,16 +252,16 @@ func TestSixteenMiBRequestsWork(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Count of 16 MiB (-want +got):\n%s", diff)
 		}
-		if calls := rec.calls.Load(); calls < 16<<20/BatchBytes {
-			t.Errorf("16 MiB took %d requests, want at least %d of at most BatchBytes", calls, 16<<20/BatchBytes)
+		if calls := rec.calls.Load(); calls < 16<<20/plugin.BatchBytes {
+			t.Errorf("16 MiB took %d requests, want at least %d of at most plugin.BatchBytes", calls, 16<<20/plugin.BatchBytes)
 		}
-		if m := rec.maxBatch.Load(); m > BatchBytes {
-			t.Errorf("the largest request carried %d bytes of text, more than BatchBytes (%d)", m, BatchBytes)
+		if m := rec.maxBatch.Load(); m > plugin.BatchBytes {
+			t.Errorf("the largest request carried %d bytes of text, more than plugin.BatchBytes (%d)", m, plugin.BatchBytes)
 		}
 	})
 	t.Run("a single 16 MiB text fits the raised server limit", func(t *testing.T) {
 		t.Parallel()
-		tc := NewTokenizerClient(bufConn(t, Plugins{Name: "fake", Counters: counterMap{"words": sdk.Words{}}}), "fake")
+		tc := NewTokenizerClient(bufConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": sdk.Words{}})}), "fake")
 		text := strings.Join(sixteenMiB(), "")
 		counts, err := tc.Count(t.Context(), []string{text})
 		if err != nil {
@@ -275,7 +281,7 @@ func TestSixteenMiBRequestsWork(t *testing.T) {
 	})
 	t.Run("a single text over a default server's limit is invalid input there", func(t *testing.T) {
 		t.Parallel()
-		tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": sdk.Words{}}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": sdk.Words{}})}, plugin.KindTokenizer).(*TokenizerClient)
 		_, err := tc.Count(t.Context(), []string{strings.Repeat("a ", 3<<20)})
 		if !errors.Is(err, sdk.ErrInvalidInput) {
 			t.Errorf("Count of a 6 MiB text against a 4 MiB server = %v, want an error matching sdk.ErrInvalidInput", err)
@@ -286,7 +292,7 @@ func TestSixteenMiBRequestsWork(t *testing.T) {
 func TestATextTooLargeForAnyRequestIsInvalidInput(t *testing.T) {
 	t.Parallel()
 	rec := newRecording()
-	tc := goPluginConn(t, Plugins{Name: "fake", Counters: counterMap{"words": rec}}, KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, pluginserver.Server{Name: "fake", Counters: counterMap(map[string]sdk.TokenCounter{"words": rec})}, plugin.KindTokenizer).(*TokenizerClient)
 	tc.limits = limits{batch: 10, max: 100}
 	_, err := tc.Count(t.Context(), []string{"small", strings.Repeat("x", 200)})
 	if !errors.Is(err, sdk.ErrInvalidInput) {
@@ -333,7 +339,7 @@ func TestBatches(t *testing.T) {
 
 func TestWithModelLeavesTheOriginalAlone(t *testing.T) {
 	t.Parallel()
-	tc := goPluginConn(t, wordsPlugin(), KindTokenizer).(*TokenizerClient)
+	tc := goPluginConn(t, wordsPlugin(), plugin.KindTokenizer).(*TokenizerClient)
 	runes := tc.WithModel("runes")
 	if tc.Model() != "" || runes.Model() != "runes" {
 		t.Errorf("models %q and %q, want \"\" and \"runes\"", tc.Model(), runes.Model())
@@ -345,8 +351,8 @@ func TestWithModelLeavesTheOriginalAlone(t *testing.T) {
 
 func TestSentenceSplitterRoundTrip(t *testing.T) {
 	t.Parallel()
-	p := Plugins{Name: "dots", Version: "2.0.0", Splitters: splitterMap{"periods": periods{}}}
-	sc := goPluginConn(t, p, KindSentence).(*SentenceClient)
+	p := pluginserver.Server{Name: "dots", Version: "2.0.0", Splitters: splitterMap(map[string]sdk.SentenceSplitter{"periods": periods{}})}
+	sc := goPluginConn(t, p, plugin.KindSentence).(*SentenceClient)
 	texts := []string{"One. Two.  Three", "", "No end"}
 	want, _ := periods{}.Split(t.Context(), texts)
 	got, err := sc.Split(t.Context(), texts)
@@ -360,7 +366,7 @@ func TestSentenceSplitterRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantInfo := Info{Name: "dots", Version: "2.0.0", Models: []string{"periods"}, ProtocolVersion: "1.0", Kinds: []string{KindSentence}}
+	wantInfo := plugin.Info{Name: "dots", Version: "2.0.0", Models: []string{"periods"}, ProtocolVersion: "1.0", Kinds: []plugin.Kind{plugin.KindSentence}}
 	if diff := cmp.Diff(wantInfo, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
@@ -373,14 +379,14 @@ func TestAServiceThePluginLacksIsUnsupported(t *testing.T) {
 	t.Parallel()
 	t.Run("a tokenizer plugin asked to split sentences", func(t *testing.T) {
 		t.Parallel()
-		sc := goPluginConn(t, wordsPlugin(), KindSentence).(*SentenceClient)
+		sc := goPluginConn(t, wordsPlugin(), plugin.KindSentence).(*SentenceClient)
 		if _, err := sc.Split(t.Context(), []string{"a. b."}); !errors.Is(err, sdk.ErrUnsupported) {
 			t.Errorf("Split = %v, want an error matching sdk.ErrUnsupported", err)
 		}
 	})
 	t.Run("a sentence plugin asked to count", func(t *testing.T) {
 		t.Parallel()
-		tc := goPluginConn(t, Plugins{Name: "dots", Splitters: splitterMap{"periods": periods{}}}, KindTokenizer).(*TokenizerClient)
+		tc := goPluginConn(t, pluginserver.Server{Name: "dots", Splitters: splitterMap(map[string]sdk.SentenceSplitter{"periods": periods{}})}, plugin.KindTokenizer).(*TokenizerClient)
 		if _, err := tc.Count(t.Context(), []string{"a"}); !errors.Is(err, sdk.ErrUnsupported) {
 			t.Errorf("Count = %v, want an error matching sdk.ErrUnsupported", err)
 		}
@@ -389,13 +395,13 @@ func TestAServiceThePluginLacksIsUnsupported(t *testing.T) {
 
 func TestAPluginServingBothKindsSaysSo(t *testing.T) {
 	t.Parallel()
-	p := Plugins{Name: "both", Counters: counterMap{"words": sdk.Words{}}, Splitters: splitterMap{"periods": periods{}}}
+	p := pluginserver.Server{Name: "both", Counters: counterMap(map[string]sdk.TokenCounter{"words": sdk.Words{}}), Splitters: splitterMap(map[string]sdk.SentenceSplitter{"periods": periods{}})}
 	tc := NewTokenizerClient(bufConn(t, p), "both")
 	info, err := tc.Info(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{KindTokenizer, KindSentence}, info.Kinds); diff != "" {
+	if diff := cmp.Diff([]plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}, info.Kinds); diff != "" {
 		t.Errorf("Info.Kinds (-want +got):\n%s", diff)
 	}
 }

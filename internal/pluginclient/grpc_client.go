@@ -1,4 +1,4 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
-	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -15,7 +14,7 @@ import (
 
 // TokenizerClient talks to a plugin's tokenizer service. It is an sdk.TokenCounter for one
 // model (WithModel; the plugin's default until then) and an sdk.Namer. Requests larger than
-// BatchBytes are split transparently; a text too large for one request (MaxMessageBytes) is an
+// plugin.BatchBytes are split transparently; a text too large for one request (plugin.MaxMessageBytes) is an
 // error matching sdk.ErrInvalidInput. Answers are checked with sdk.CheckCounts and
 // sdk.CheckBoundaries; every error names the plugin and matches the sentinel the plugin's
 // error matched. A TokenizerClient is safe for concurrent use; it is only as alive as the
@@ -31,9 +30,10 @@ var (
 )
 
 // NewTokenizerClient returns a client of the tokenizer service on conn for the default model;
-// name labels its errors. go-plugin's Dispense(KindTokenizer) calls it.
+// name labels its errors. go-plugin's Dispense of plugin.KindTokenizer calls it.
 func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
-	return &TokenizerClient{rpc: tokenizerv1.NewTokenizerClient(conn), client: client{name: name, limits: defaultLimits()}}
+	rpc := tokenizerv1.NewTokenizerClient(conn)
+	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.
@@ -41,15 +41,6 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 	d := *c
 	d.model = model
 	return &d
-}
-
-// Info asks the plugin what it is and which tokenizer models it serves.
-func (c *TokenizerClient) Info(ctx context.Context) (Info, error) {
-	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
-	if err != nil {
-		return Info{}, c.errorf("info", rpcstatus.Decode(err))
-	}
-	return infoFrom(resp), nil
 }
 
 // Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
@@ -101,9 +92,10 @@ var (
 )
 
 // NewSentenceClient returns a client of the sentence service on conn for the default model;
-// name labels its errors. go-plugin's Dispense(KindSentence) calls it.
+// name labels its errors. go-plugin's Dispense of plugin.KindSentence calls it.
 func NewSentenceClient(conn grpc.ClientConnInterface, name string) *SentenceClient {
-	return &SentenceClient{rpc: sentencev1.NewSentenceSplitterClient(conn), client: client{name: name, limits: defaultLimits()}}
+	rpc := sentencev1.NewSentenceSplitterClient(conn)
+	return &SentenceClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.
@@ -111,15 +103,6 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 	d := *c
 	d.model = model
 	return &d
-}
-
-// Info asks the plugin what it is and which sentence models it serves.
-func (c *SentenceClient) Info(ctx context.Context) (Info, error) {
-	resp, err := c.rpc.Info(ctx, &commonv1.InfoRequest{})
-	if err != nil {
-		return Info{}, c.errorf("info", rpcstatus.Decode(err))
-	}
-	return infoFrom(resp), nil
 }
 
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.

@@ -1,44 +1,27 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
-	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/go-plugin"
+	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // counterMap serves counters by model name; "" is "words".
-type counterMap map[string]sdk.TokenCounter
-
-func (m counterMap) Models() []string {
-	var names []string
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
-}
-
-func (m counterMap) Counter(_ context.Context, model string) (sdk.TokenCounter, error) {
-	if model == "" {
-		model = "words"
-	}
-	tc, ok := m[model]
-	if !ok {
-		return nil, fmt.Errorf("model %q: %w (serves %s)", model, sdk.ErrUnsupported, strings.Join(m.Models(), ", "))
-	}
-	return tc, nil
+func counterMap(m map[string]sdk.TokenCounter) plugin.Counters {
+	r := plugin.MapOf(m)
+	r.Default = "words"
+	return r
 }
 
 // failing returns err from every call.
@@ -151,30 +134,22 @@ func (periods) Split(ctx context.Context, texts []string) ([][]int, error) {
 	return out, nil
 }
 
-type splitterMap map[string]sdk.SentenceSplitter
-
-func (m splitterMap) Models() []string { return []string{"periods"} }
-
-func (m splitterMap) Splitter(_ context.Context, model string) (sdk.SentenceSplitter, error) {
-	if model == "" {
-		model = "periods"
-	}
-	s, ok := m[model]
-	if !ok {
-		return nil, fmt.Errorf("model %q: %w", model, sdk.ErrUnsupported)
-	}
-	return s, nil
+// splitterMap serves splitters by model name; "" is "periods".
+func splitterMap(m map[string]sdk.SentenceSplitter) plugin.Splitters {
+	r := plugin.MapOf(m)
+	r.Default = "periods"
+	return r
 }
 
 // goPluginConn wires p's plugin set through go-plugin's own test harness (which serves with
 // go-plugin's DefaultGRPCServer, so gRPC's 4 MiB receive limit) and dispenses kind.
-func goPluginConn(t *testing.T, p Plugins, kind string) any {
+func goPluginConn(t *testing.T, s pluginserver.Server, kind plugin.Kind) any {
 	t.Helper()
-	client, _ := plugin.TestPluginGRPCConn(t, false, VersionedPlugins(p)[ProtocolVersion])
+	client, _ := goplugin.TestPluginGRPCConn(t, false, bothSides(s))
 	// Close asks the server to shut down through go-plugin's controller; stopping the server
 	// here as well would race inside go-plugin.
 	t.Cleanup(func() { _ = client.Close() })
-	raw, err := client.Dispense(kind)
+	raw, err := client.Dispense(string(kind))
 	if err != nil {
 		t.Fatalf("Dispense(%q): %v", kind, err)
 	}
@@ -183,12 +158,12 @@ func goPluginConn(t *testing.T, p Plugins, kind string) any {
 
 // bufConn serves p with NewGRPCServer over an in-memory connection and returns a client
 // connection dialled as go-plugin dials plugins (MaxInt32 call limits).
-func bufConn(t *testing.T, p Plugins) *grpc.ClientConn {
+func bufConn(t *testing.T, p pluginserver.Server) *grpc.ClientConn {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
-	s := NewGRPCServer(nil)
-	for _, gp := range VersionedPlugins(p)[ProtocolVersion] {
-		if err := gp.(plugin.GRPCPlugin).GRPCServer(nil, s); err != nil {
+	s := pluginserver.NewGRPCServer(nil)
+	for _, gp := range pluginserver.VersionedPlugins(p)[plugin.ProtocolVersion] {
+		if err := gp.(goplugin.GRPCPlugin).GRPCServer(nil, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -206,6 +181,31 @@ func bufConn(t *testing.T, p Plugins) *grpc.ClientConn {
 		s.Stop()
 	})
 	return conn
+}
+
+// bothSides is the plugin set of go-plugin's test harness, which serves and dispenses from
+// one set: the server of internal/pluginserver's and the client of this package's.
+func bothSides(s pluginserver.Server) goplugin.PluginSet {
+	servers := pluginserver.VersionedPlugins(s)[plugin.ProtocolVersion]
+	clients := VersionedPlugins(s.Name)[plugin.ProtocolVersion]
+	set := goplugin.PluginSet{}
+	for k, c := range clients {
+		set[k] = &sides{server: servers[k].(goplugin.GRPCPlugin), client: c.(goplugin.GRPCPlugin)}
+	}
+	return set
+}
+
+type sides struct {
+	goplugin.NetRPCUnsupportedPlugin
+	server, client goplugin.GRPCPlugin
+}
+
+func (p *sides) GRPCServer(b *goplugin.GRPCBroker, s *grpc.Server) error {
+	return p.server.GRPCServer(b, s)
+}
+
+func (p *sides) GRPCClient(ctx context.Context, b *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return p.client.GRPCClient(ctx, b, c)
 }
 
 // matched lists the sentinels and context errors err matches.

@@ -4,7 +4,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 func TestEndsRoundTrip(t *testing.T) {
@@ -55,5 +58,26 @@ func TestEndsListsTreatsANilEndsAsNoTokens(t *testing.T) {
 	}
 	if diff := cmp.Diff([][]int{nil, {2}}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestInfoRoundTrip(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		info plugin.Info
+	}{
+		{name: "a full Info comes back the same", info: plugin.Info{Name: "tiktoken", Version: "1.2.0",
+			Models: []string{"cl100k_base"}, ProtocolVersion: "1.0", Kinds: []plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}}},
+		{name: "an unknown kind from a newer plugin is kept", info: plugin.Info{Name: "x", Kinds: []plugin.Kind{"embedder"}}},
+		{name: "an empty Info stays empty", info: plugin.Info{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tt.info, InfoFrom(NewInfoResponse(tt.info)), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("InfoFrom(NewInfoResponse(x)) (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -1,23 +1,27 @@
-package pluginrpc
+package pluginclient
 
 import (
 	"context"
 	"fmt"
 
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// limits bounds the requests a client sends: batch is the size it splits at (BatchBytes),
-// max the size no request may exceed (MaxMessageBytes). Tests lower them.
+// limits bounds the requests a client sends: batch is the size it splits at
+// (plugin.BatchBytes), max the size no request may exceed (plugin.MaxMessageBytes). Tests lower
+// them.
 type limits struct {
 	batch, max int
 }
 
-func defaultLimits() limits { return limits{batch: BatchBytes, max: MaxMessageBytes} }
+func defaultLimits() limits { return limits{batch: plugin.BatchBytes, max: plugin.MaxMessageBytes} }
 
 // span is the half-open range [lo, hi) of texts that travel in one request.
 type span struct{ lo, hi int }
@@ -51,12 +55,27 @@ func batches(model string, texts []string, l limits) ([]span, error) {
 	return out, nil
 }
 
-// client is what the tokenizer and sentence clients share: who they talk to and how they
-// batch and label errors.
+// client is what the tokenizer and sentence clients share: who they talk to, how they batch
+// and label errors, and the Info RPC, which both services have.
 type client struct {
 	name   string
 	model  string
 	limits limits
+	info   infoRPC
+}
+
+// infoRPC is the Info method of every generated service client.
+type infoRPC interface {
+	Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error)
+}
+
+// Info asks the plugin what it is and which models of the client's service it serves.
+func (c client) Info(ctx context.Context) (plugin.Info, error) {
+	resp, err := c.info.Info(ctx, &commonv1.InfoRequest{})
+	if err != nil {
+		return plugin.Info{}, c.errorf("info", rpcstatus.Decode(err))
+	}
+	return commonv1.InfoFrom(resp), nil
 }
 
 // errorf labels err with the plugin, the model and the operation.
