@@ -19,6 +19,7 @@ import (
 	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // specs names the plugins' defaults and models the conformance kit runs over. node-gpt's
@@ -50,11 +51,11 @@ func TestThePluginsKeepTheCounterLawsThroughTheHost(t *testing.T) {
 
 func TestThePluginsSayWhatTheyServe(t *testing.T) {
 	h, _ := newHost(t)
-	for _, want := range []host.Info{
-		{Name: nodePlugin, Version: "1.0.0", Models: []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}, ProtocolVersion: "1.0", Kinds: []string{host.KindTokenizer}},
-		{Name: pyPlugin, Version: "1.0.0", Models: []string{"docs-unigram", "docs-bpe"}, ProtocolVersion: "1.0", Kinds: []string{host.KindTokenizer}},
+	for _, want := range []sdkplugin.Info{
+		{Name: nodePlugin, Version: "1.0.0", Models: []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}, ProtocolVersion: "1.0", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: pyPlugin, Version: "1.0.0", Models: []string{"docs-unigram", "docs-bpe"}, ProtocolVersion: "1.0", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
 	} {
-		got, err := h.Info(t.Context(), want.Name, host.KindTokenizer)
+		got, err := h.Info(t.Context(), want.Name, sdkplugin.KindTokenizer)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/host"
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // EnvOptional names the environment variable that lets these tests skip when a runtime they
@@ -72,7 +72,7 @@ func setup(d string) error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	return host.BuildManifest(d, []host.Entry{{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}}})
+	return host.BuildManifest(d, []host.Entry{{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}})
 }
 
 // missingRuntimes lists what the example plugins need that this machine lacks.
@@ -188,8 +188,8 @@ func helperMain(mode, pluginDir, spec string) int {
 // handshakeEnv is what go-plugin puts in a plugin's environment, without AutoMTLS.
 func handshakeEnv() []string {
 	return []string{
-		pluginrpc.MagicCookieKey + "=" + pluginrpc.MagicCookieValue,
-		"PLUGIN_PROTOCOL_VERSIONS=" + strconv.Itoa(pluginrpc.ProtocolVersion),
+		sdkplugin.MagicCookieKey + "=" + sdkplugin.MagicCookieValue,
+		"PLUGIN_PROTOCOL_VERSIONS=" + strconv.Itoa(sdkplugin.ProtocolVersion),
 		"PLUGIN_MIN_PORT=0", "PLUGIN_MAX_PORT=0",
 	}
 }

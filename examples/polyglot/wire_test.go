@@ -33,8 +33,8 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/chunkkit/chunkkit/host"
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // Tests that speak to the plugins as go-plugin does, without the host: the handshake line,
@@ -207,8 +207,8 @@ func TestThePluginsCarryTheHandshakeConstantsOfTheGoSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{pluginrpc.MagicCookieKey, pluginrpc.MagicCookieValue, "PROTOCOL_VERSION = ?" + tokenizerv1.Version() + "?",
-			"APP_PROTOCOL = " + strconv.Itoa(pluginrpc.ProtocolVersion), "MAX_REQUEST_BYTES = " + strconv.Itoa(pluginrpc.MaxMessageBytes>>20) + " << 20"} {
+		for _, want := range []string{sdkplugin.MagicCookieKey, sdkplugin.MagicCookieValue, "PROTOCOL_VERSION = ?" + tokenizerv1.Version() + "?",
+			"APP_PROTOCOL = " + strconv.Itoa(sdkplugin.ProtocolVersion), "MAX_REQUEST_BYTES = " + strconv.Itoa(sdkplugin.MaxMessageBytes>>20) + " << 20"} {
 			pattern := regexp.QuoteMeta(want)
 			pattern = strings.ReplaceAll(pattern, `\?`, `["']`)
 			if !regexp.MustCompile(pattern).Match(data) {
