@@ -7,20 +7,20 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// DefaultModel is the model Counters serves when asked for "": cl100k_base on the Fast backend.
+// DefaultModel is the model Counters serves when asked for "": cl100k_base on the Backtrack backend.
 const DefaultModel = "cl100k_base"
 
 // Counters hands out a shared Counter per model string, building each on first use; it is what
 // the tiktoken plugin serves (it satisfies sdk/serve's Counters interface). The zero value is
 // ready to use and safe for concurrent use. A Counters keeps every Counter it built for its own
-// lifetime: at most one per encoding and backend ("cl100k_base" and "cl100k_base@fast" share
-// one), about 80 MB of heap for all eight.
+// lifetime: at most one per encoding and backend ("cl100k_base" and "cl100k_base@backtrack"
+// share one).
 type Counters struct {
 	mu      sync.Mutex
 	entries map[model]*entry
 }
 
-// model is a parsed model string, so "cl100k_base" and "cl100k_base@fast" share a Counter.
+// model is a parsed model string, so "cl100k_base" and "cl100k_base@backtrack" share a Counter.
 type model struct {
 	encoding string
 	backend  Backend

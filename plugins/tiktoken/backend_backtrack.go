@@ -1,0 +1,84 @@
+package tiktoken
+
+import (
+	"fmt"
+
+	loader "github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/chunkkit/chunkkit/internal/pretok"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
+)
+
+// backtrackEncoder is the Backtrack backend: text split into pieces by internal/pretok's
+// scanners, as the Fast backend splits it, and each piece that is not itself a token encoded
+// by internal/bpe's backtracking encoder, linear in the piece's length. Its vocabularies are
+// OpenAI's .tiktoken files as github.com/pkoukk/tiktoken-go-loader embeds them (the Reference
+// backend's), with the split tables internal/bpe's generator derived from them.
+type backtrackEncoder struct {
+	split pretok.Func
+	vocab *bpe.Vocab
+}
+
+func newBacktrack(encoding string) (*backtrackEncoder, error) {
+	split := pretok.ForPattern(pattern(encoding))
+	if split == nil {
+		return nil, fmt.Errorf("loading %s: no scanner for its pattern", encoding)
+	}
+	file, err := loader.Assets.ReadFile(encoding + ".tiktoken")
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", encoding, err)
+	}
+	table, err := data.Tables.ReadFile(encoding + ".split")
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", encoding, err)
+	}
+	tokens, starts, err := bpe.ParseTiktoken(file)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s.tiktoken: %w", encoding, err)
+	}
+	vocab, err := bpe.Load(tokens, starts, table)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", encoding, err)
+	}
+	return &backtrackEncoder{split: split, vocab: vocab}, nil
+}
+
+func (e *backtrackEncoder) count(text string) (int, error) {
+	n := 0
+	var s bpe.Scratch
+	for at := 0; at < len(text); {
+		end := e.split(text, at)
+		if end <= at || end > len(text) {
+			return 0, fmt.Errorf("splitting: no piece at byte %d", at)
+		}
+		piece := text[at:end]
+		if _, ok := e.vocab.Lookup(piece); ok {
+			n++
+		} else {
+			n += len(e.vocab.Encode(piece, &s))
+		}
+		at = end
+	}
+	return n, nil
+}
+
+func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
+	var s bpe.Scratch
+	for at := 0; at < len(text); {
+		end := e.split(text, at)
+		if end <= at || end > len(text) {
+			return nil, fmt.Errorf("splitting: no piece at byte %d", at)
+		}
+		piece := text[at:end]
+		if _, ok := e.vocab.Lookup(piece); ok {
+			dst = append(dst, len(piece))
+		} else {
+			for _, id := range e.vocab.Encode(piece, &s) {
+				dst = append(dst, e.vocab.TokenLen(id))
+			}
+		}
+		at = end
+	}
+	return dst, nil
+}

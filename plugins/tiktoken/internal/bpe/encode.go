@@ -1,0 +1,116 @@
+package bpe
+
+// Scratch is the working memory of encoding one piece. Its zero value is ready to use; it
+// grows to the longest piece seen and is reused. A Scratch is not safe for concurrent use.
+type Scratch struct {
+	tokens []uint32
+	bits   []uint64 // bit i set: position i of the piece may still start a token
+}
+
+// Encode returns the tokens BPE makes of piece, in order, in memory owned by s and valid
+// until s is used again. The empty piece has none.
+func (v *Vocab) Encode(piece string, s *Scratch) []uint32 {
+	if tokens, ok := v.backtrack(piece, s); ok {
+		return tokens
+	}
+	// Unreachable for a vocabulary Derive accepted; kept so that a defect costs speed, not
+	// a wrong count.
+	s.tokens = v.merge(s.tokens[:0], piece)
+	return s.tokens
+}
+
+// backtrack is the backtracking encoder (backtrack_encoder.rs). It reports false if it ran
+// out of candidates, which BPE's own encoding of piece rules out for a sound vocabulary.
+func (v *Vocab) backtrack(piece string, s *Scratch) ([]uint32, bool) {
+	n := len(piece)
+	tokens := s.tokens[:0]
+	words := n/64 + 1
+	if cap(s.bits) < words {
+		s.bits = make([]uint64, words)
+	}
+	bitset := s.bits[:words]
+	for i := range bitset {
+		bitset[i] = ^uint64(0)
+	}
+	pos := 0
+	next := v.longest(piece, 0, n)
+	for pos < n {
+		token := next
+		last := none
+		if len(tokens) > 0 {
+			last = tokens[len(tokens)-1]
+		}
+		for {
+			end := pos + v.TokenLen(token)
+			if bitset[end>>6]&(1<<(end&63)) != 0 && (last == none || v.validPair(last, token)) {
+				tokens = append(tokens, token)
+				pos = end
+				next = v.longest(piece, pos, n)
+				break
+			}
+			if shorter := v.nextPrefix(token); shorter != none {
+				token = shorter
+				continue
+			}
+			if last == none {
+				s.tokens = tokens
+				return nil, false
+			}
+			bitset[pos>>6] &^= 1 << (pos & 63)
+			tokens = tokens[:len(tokens)-1]
+			pos -= v.TokenLen(last)
+			next = last
+			break
+		}
+	}
+	s.tokens = tokens
+	return tokens, true
+}
+
+// merge appends the tokens of piece by tiktoken's own merge (_byte_pair_merge): quadratic,
+// for checking and as Encode's fallback.
+func (v *Vocab) merge(dst []uint32, piece string) []uint32 {
+	if piece == "" {
+		return dst
+	}
+	starts := make([]int, len(piece)+1)
+	for i := range starts {
+		starts[i] = i
+	}
+	rank := func(i int) uint32 {
+		if i+2 >= len(starts) {
+			return none
+		}
+		id, ok := v.Lookup(piece[starts[i]:starts[i+2]])
+		if !ok {
+			return none
+		}
+		return id
+	}
+	ranks := make([]uint32, len(starts))
+	for i := range ranks {
+		ranks[i] = rank(i)
+	}
+	for {
+		best, at := none, -1
+		for i, r := range ranks[:len(ranks)-1] {
+			if r < best {
+				best, at = r, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		starts = append(starts[:at+1], starts[at+2:]...)
+		ranks = append(ranks[:at+1], ranks[at+2:]...)
+		ranks[at] = rank(at)
+		if at > 0 {
+			ranks[at-1] = rank(at - 1)
+		}
+	}
+	for i := 0; i+1 < len(starts); i++ {
+		id, _ := v.Lookup(piece[starts[i]:starts[i+1]])
+		dst = append(dst, id)
+	}
+	return dst
+}
