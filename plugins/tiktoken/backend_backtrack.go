@@ -2,6 +2,7 @@ package tiktoken
 
 import (
 	"fmt"
+	"sync"
 
 	loader "github.com/pkoukk/tiktoken-go-loader/assets"
 
@@ -18,6 +19,8 @@ import (
 type backtrackEncoder struct {
 	split pretok.Func
 	vocab *bpe.Vocab
+	// scratch pools the encoder's working memory: a long piece grows it to megabytes.
+	scratch sync.Pool
 }
 
 func newBacktrack(encoding string) (*backtrackEncoder, error) {
@@ -41,12 +44,15 @@ func newBacktrack(encoding string) (*backtrackEncoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", encoding, err)
 	}
-	return &backtrackEncoder{split: split, vocab: vocab}, nil
+	e := &backtrackEncoder{split: split, vocab: vocab}
+	e.scratch.New = func() any { return new(bpe.Scratch) }
+	return e, nil
 }
 
 func (e *backtrackEncoder) count(text string) (int, error) {
 	n := 0
-	var s bpe.Scratch
+	s := e.scratch.Get().(*bpe.Scratch)
+	defer e.scratch.Put(s)
 	for at := 0; at < len(text); {
 		end := e.split(text, at)
 		if end <= at || end > len(text) {
@@ -56,7 +62,7 @@ func (e *backtrackEncoder) count(text string) (int, error) {
 		if _, ok := e.vocab.Lookup(piece); ok {
 			n++
 		} else {
-			n += len(e.vocab.Encode(piece, &s))
+			n += len(e.vocab.Encode(piece, s))
 		}
 		at = end
 	}
@@ -64,7 +70,8 @@ func (e *backtrackEncoder) count(text string) (int, error) {
 }
 
 func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
-	var s bpe.Scratch
+	s := e.scratch.Get().(*bpe.Scratch)
+	defer e.scratch.Put(s)
 	for at := 0; at < len(text); {
 		end := e.split(text, at)
 		if end <= at || end > len(text) {
@@ -74,7 +81,7 @@ func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error
 		if _, ok := e.vocab.Lookup(piece); ok {
 			dst = append(dst, len(piece))
 		} else {
-			for _, id := range e.vocab.Encode(piece, &s) {
+			for _, id := range e.vocab.Encode(piece, s) {
 				dst = append(dst, e.vocab.TokenLen(id))
 			}
 		}

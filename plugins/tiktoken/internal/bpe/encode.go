@@ -4,6 +4,7 @@ package bpe
 // grows to the longest piece seen and is reused. A Scratch is not safe for concurrent use.
 type Scratch struct {
 	tokens []uint32
+	cands  []uint32
 	bits   []uint64 // bit i set: position i of the piece may still start a token
 }
 
@@ -21,6 +22,10 @@ func (v *Vocab) Encode(piece string, s *Scratch) []uint32 {
 
 // backtrack is the backtracking encoder (backtrack_encoder.rs). It reports false if it ran
 // out of candidates, which BPE's own encoding of piece rules out for a sound vocabulary.
+//
+// Where the crate asks its automaton for the longest match and then walks next_prefix_match
+// to shorter ones, this keeps every token the walk from pos passed (cands, shortest first)
+// and tries them longest first, so a rejected token costs no second walk.
 func (v *Vocab) backtrack(piece string, s *Scratch) ([]uint32, bool) {
 	n := len(piece)
 	tokens := s.tokens[:0]
@@ -33,37 +38,40 @@ func (v *Vocab) backtrack(piece string, s *Scratch) ([]uint32, bool) {
 		bitset[i] = ^uint64(0)
 	}
 	pos := 0
-	next := v.longest(piece, 0, n)
+	cands := v.matches(piece, 0, n, s.cands[:0])
 	for pos < n {
-		token := next
 		last := none
 		if len(tokens) > 0 {
 			last = tokens[len(tokens)-1]
 		}
-		for {
+		pushed := false
+		for len(cands) > 0 {
+			token := cands[len(cands)-1]
 			end := pos + v.TokenLen(token)
 			if bitset[end>>6]&(1<<(end&63)) != 0 && (last == none || v.validPair(last, token)) {
 				tokens = append(tokens, token)
 				pos = end
-				next = v.longest(piece, pos, n)
+				cands = v.matches(piece, pos, n, cands[:0])
+				pushed = true
 				break
 			}
-			if shorter := v.nextPrefix(token); shorter != none {
-				token = shorter
-				continue
-			}
-			if last == none {
-				s.tokens = tokens
-				return nil, false
-			}
-			bitset[pos>>6] &^= 1 << (pos & 63)
-			tokens = tokens[:len(tokens)-1]
-			pos -= v.TokenLen(last)
-			next = last
-			break
+			cands = cands[:len(cands)-1]
 		}
+		if pushed {
+			continue
+		}
+		if last == none {
+			s.tokens, s.cands = tokens, cands
+			return nil, false
+		}
+		// No token fits at pos: it is a dead end. Back off last and try the tokens shorter
+		// than it where it started.
+		bitset[pos>>6] &^= 1 << (pos & 63)
+		tokens = tokens[:len(tokens)-1]
+		pos -= v.TokenLen(last)
+		cands = v.matches(piece, pos, pos+v.TokenLen(last)-1, cands[:0])
 	}
-	s.tokens = tokens
+	s.tokens, s.cands = tokens, cands
 	return tokens, true
 }
 

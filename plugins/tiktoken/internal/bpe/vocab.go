@@ -19,16 +19,37 @@ const (
 	fnvPrime  = 1099511628211
 )
 
-// golden and mix2 are odd multipliers that spread a hash's bits to the top, where the table
-// and the filter take their indexes: FNV's own top bits are poorly mixed.
+// golden and mix2 are odd multipliers that spread a key's bits to the top, where the table
+// and the filter take their indexes.
 const (
 	golden = 0x9E3779B97F4A7C15
 	mix2   = 0xBF58476D1CE4E5B9
 )
 
-// tableIndex and filterIndex derive two independent indexes from a hash.
-func tableIndex(h uint64, bits uint) uint64  { return ((h ^ h>>32) * golden) >> (64 - bits) }
-func filterIndex(h uint64, bits uint) uint64 { return ((h ^ h>>29) * mix2) >> (64 - bits) }
+// Keys. A string of 1 to 7 bytes is its own key: its bytes packed little-endian under its
+// length in the top byte, so that comparing keys compares the strings. A longer string's key
+// is longTag over the low 56 bits of its FNV-1a hash: a fingerprint, which probe confirms by
+// comparing bytes. No key is 0, the empty slot.
+const (
+	longTag = 0xFF << 56
+	fpMask  = 1<<56 - 1
+)
+
+// tableIndex and filterIndex derive two independent indexes from a key.
+func tableIndex(k uint64, bits uint) uint64  { return ((k ^ k>>29) * golden) >> (64 - bits) }
+func filterIndex(k uint64, bits uint) uint64 { return ((k ^ k>>31) * mix2) >> (64 - bits) }
+
+// keyOf returns the key of s, which is not empty.
+func keyOf(s string) uint64 {
+	if len(s) < 8 {
+		k := uint64(len(s)) << 56
+		for i := 0; i < len(s); i++ {
+			k |= uint64(s[i]) << (8 * i)
+		}
+		return k
+	}
+	return longTag | hashString(s)&fpMask
+}
 
 // Vocab is a tiktoken vocabulary ready for encoding: token bytes by id (ids are ranks), the
 // prefix filter, the token table, and the split and pair tables of the pair check. It is
@@ -38,15 +59,16 @@ type Vocab struct {
 	starts []uint32 // token id is data[starts[id]:starts[id+1]]; a gap id is empty
 	maxLen int      // longest token, in bytes
 
-	// table holds one slot per token, open-addressed by the top bits of its hash: the
-	// hash's middle 32 bits (fingerprint) above id+1; 0 is empty.
-	table     []uint64
+	// keys and ids are the token table, open-addressed by tableIndex of a token's key:
+	// keys[i] is the key of token ids[i], or 0 for an empty slot.
+	keys      []uint64
+	ids       []uint32
 	tableMask uint64
 	tableBits uint
 
-	// filter has two bits per slot, indexed by the top bits of hash*golden: bit 0 is set
-	// when some token starts with a string of that hash (tokens included), bit 1 when a
-	// token has it.
+	// filter has two bits per slot, indexed by filterIndex of a key: bit 0 is set when
+	// some token starts with a string of that key (tokens included), bit 1 when a token
+	// has it.
 	filter     []uint64
 	filterBits uint
 
@@ -78,28 +100,26 @@ func hashString(s string) uint64 {
 	return h
 }
 
-// filterAt returns the two filter bits of hash h in the low bits.
-func (v *Vocab) filterAt(h uint64) uint64 {
-	i := filterIndex(h, v.filterBits)
+// filterAt returns the two filter bits of key k in the low bits.
+func (v *Vocab) filterAt(k uint64) uint64 {
+	i := filterIndex(k, v.filterBits)
 	return v.filter[i>>5] >> ((i & 31) * 2)
 }
 
-func (v *Vocab) setFilter(h uint64, bit uint64) {
-	i := filterIndex(h, v.filterBits)
+func (v *Vocab) setFilter(k uint64, bit uint64) {
+	i := filterIndex(k, v.filterBits)
 	v.filter[i>>5] |= bit << ((i & 31) * 2)
 }
 
-// probe returns the id of the token s whose hash is h, or none.
-func (v *Vocab) probe(h uint64, s string) uint32 {
-	fp := uint32(h >> 16)
-	for i := tableIndex(h, v.tableBits); ; i = (i + 1) & v.tableMask {
-		slot := v.table[i]
-		if slot == 0 {
+// probe returns the id of the token s whose key is k, or none.
+func (v *Vocab) probe(k uint64, s string) uint32 {
+	for i := tableIndex(k, v.tableBits); ; i = (i + 1) & v.tableMask {
+		switch v.keys[i] {
+		case 0:
 			return none
-		}
-		if uint32(slot>>32) == fp {
-			id := uint32(slot) - 1
-			if v.data[v.starts[id]:v.starts[id+1]] == s {
+		case k:
+			id := v.ids[i]
+			if k < longTag || v.data[v.starts[id]:v.starts[id+1]] == s {
 				return id
 			}
 		}
@@ -111,11 +131,7 @@ func (v *Vocab) Lookup(s string) (uint32, bool) {
 	if len(s) == 0 || len(s) > v.maxLen {
 		return 0, false
 	}
-	h := hashString(s)
-	if v.filterAt(h)&2 == 0 {
-		return 0, false
-	}
-	id := v.probe(h, s)
+	id := v.probe(keyOf(s), s)
 	return id, id != none
 }
 
@@ -123,21 +139,56 @@ func (v *Vocab) Lookup(s string) (uint32, bool) {
 // token is (every byte is a token in tiktoken's vocabularies, so only for pos == end).
 func (v *Vocab) longest(text string, pos, end int) uint32 {
 	best := none
-	h := uint64(fnvOffset)
+	h, packed := uint64(fnvOffset), uint64(0)
 	end = min(end, pos+v.maxLen)
 	for i := pos; i < end; i++ {
-		h = (h ^ uint64(text[i])) * fnvPrime
-		f := v.filterAt(h)
+		c := text[i]
+		h = (h ^ uint64(c)) * fnvPrime
+		var k uint64
+		if n := i - pos; n < 7 {
+			packed |= uint64(c) << (8 * n)
+			k = packed | uint64(n+1)<<56
+		} else {
+			k = longTag | h&fpMask
+		}
+		f := v.filterAt(k)
 		if f&1 == 0 {
 			break
 		}
 		if f&2 != 0 {
-			if id := v.probe(h, text[pos:i+1]); id != none {
+			if id := v.probe(k, text[pos:i+1]); id != none {
 				best = id
 			}
 		}
 	}
 	return best
+}
+
+// matches appends to dst every token that is a prefix of text[pos:end], shortest first.
+func (v *Vocab) matches(text string, pos, end int, dst []uint32) []uint32 {
+	h, packed := uint64(fnvOffset), uint64(0)
+	end = min(end, pos+v.maxLen)
+	for i := pos; i < end; i++ {
+		c := text[i]
+		h = (h ^ uint64(c)) * fnvPrime
+		var k uint64
+		if n := i - pos; n < 7 {
+			packed |= uint64(c) << (8 * n)
+			k = packed | uint64(n+1)<<56
+		} else {
+			k = longTag | h&fpMask
+		}
+		f := v.filterAt(k)
+		if f&1 == 0 {
+			break
+		}
+		if f&2 != 0 {
+			if id := v.probe(k, text[pos:i+1]); id != none {
+				dst = append(dst, id)
+			}
+		}
+	}
+	return dst
 }
 
 // pair returns the token BPE merges the pair (left, right) into, or none.
@@ -233,7 +284,8 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 		v.maxLen = max(v.maxLen, n)
 	}
 	v.tableBits = uint(bits.Len(uint(count))) + 1 // load at most 1/2
-	v.table = make([]uint64, 1<<v.tableBits)
+	v.keys = make([]uint64, 1<<v.tableBits)
+	v.ids = make([]uint32, 1<<v.tableBits)
 	v.tableMask = 1<<v.tableBits - 1
 	// Prefixes are about twice as many as tokens (421,660 for o200k_base's 199,998); eight
 	// slots per token keep the filter's false positives to a few percent.
@@ -244,20 +296,27 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 		if t == "" {
 			continue
 		}
-		h := uint64(fnvOffset)
+		// The keys of t's prefixes, as longest computes them.
+		h, packed, k := uint64(fnvOffset), uint64(0), uint64(0)
 		for i := 0; i < len(t); i++ {
 			h = (h ^ uint64(t[i])) * fnvPrime
-			v.setFilter(h, 1)
+			if i < 7 {
+				packed |= uint64(t[i]) << (8 * i)
+				k = packed | uint64(i+1)<<56
+			} else {
+				k = longTag | h&fpMask
+			}
+			v.setFilter(k, 1)
 		}
-		v.setFilter(h, 2)
-		if v.probe(h, t) != none {
+		v.setFilter(k, 2)
+		if v.probe(k, t) != none {
 			return nil, fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
 		}
-		i := tableIndex(h, v.tableBits)
-		for v.table[i] != 0 {
+		i := tableIndex(k, v.tableBits)
+		for v.keys[i] != 0 {
 			i = (i + 1) & v.tableMask
 		}
-		v.table[i] = uint64(uint32(h>>16))<<32 | uint64(id+1)
+		v.keys[i], v.ids[i] = k, id
 	}
 	n := v.NumIDs()
 	v.splitL = make([]uint32, n)

@@ -8,8 +8,6 @@ import (
 	loader "github.com/pkoukk/tiktoken-go-loader/assets"
 )
 
-
-
 func TestDeriveAndLoadAgree(t *testing.T) {
 	for _, enc := range Encodings {
 		t.Run(enc, func(t *testing.T) {
