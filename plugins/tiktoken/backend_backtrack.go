@@ -58,12 +58,7 @@ func (e *backtrackEncoder) count(text string) (int, error) {
 		if end <= at || end > len(text) {
 			return 0, fmt.Errorf("splitting: no piece at byte %d", at)
 		}
-		piece := text[at:end]
-		if _, ok := e.vocab.Lookup(piece); ok {
-			n++
-		} else {
-			n += len(e.vocab.Encode(piece, s))
-		}
+		n += e.vocab.CountPiece(text[at:end], s)
 		at = end
 	}
 	return n, nil
@@ -77,14 +72,7 @@ func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error
 		if end <= at || end > len(text) {
 			return nil, fmt.Errorf("splitting: no piece at byte %d", at)
 		}
-		piece := text[at:end]
-		if _, ok := e.vocab.Lookup(piece); ok {
-			dst = append(dst, len(piece))
-		} else {
-			for _, id := range e.vocab.Encode(piece, s) {
-				dst = append(dst, e.vocab.TokenLen(id))
-			}
-		}
+		dst = e.vocab.AppendPieceLens(dst, text[at:end], s)
 		at = end
 	}
 	return dst, nil

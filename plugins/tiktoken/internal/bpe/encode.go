@@ -1,11 +1,13 @@
 package bpe
 
-// Scratch is the working memory of encoding one piece. Its zero value is ready to use; it
-// grows to the longest piece seen and is reused. A Scratch is not safe for concurrent use.
+// Scratch is the working memory of encoding pieces, and a cache of the pieces it encoded.
+// Its zero value is ready to use; it grows to the longest piece seen and is reused. A Scratch
+// is not safe for concurrent use, and belongs to one Vocab.
 type Scratch struct {
 	tokens []uint32
 	cands  []uint32
-	bits   []uint64 // bit i set: position i of the piece may still start a token
+	cache  []cacheSlot // see cache.go; nil until a piece is remembered
+	bits   []uint64    // bit i set: position i of the piece may still start a token
 }
 
 // Encode returns the tokens BPE makes of piece, in order, in memory owned by s and valid

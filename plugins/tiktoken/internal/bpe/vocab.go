@@ -51,6 +51,12 @@ func keyOf(s string) uint64 {
 	return longTag | hashString(s)&fpMask
 }
 
+// slot is an entry of the token table.
+type slot struct {
+	key uint64
+	id  uint32
+}
+
 // Vocab is a tiktoken vocabulary ready for encoding: token bytes by id (ids are ranks), the
 // prefix filter, the token table, and the split and pair tables of the pair check. It is
 // immutable after Load or Derive and safe for concurrent use.
@@ -59,10 +65,10 @@ type Vocab struct {
 	starts []uint32 // token id is data[starts[id]:starts[id+1]]; a gap id is empty
 	maxLen int      // longest token, in bytes
 
-	// keys and ids are the token table, open-addressed by tableIndex of a token's key:
-	// keys[i] is the key of token ids[i], or 0 for an empty slot.
-	keys      []uint64
-	ids       []uint32
+	// table is the token table, open-addressed by tableIndex of a token's key; a slot's
+	// key is 0 when it is empty. Key and id share a slot so that a probe touches one
+	// cache line.
+	table     []slot
 	tableMask uint64
 	tableBits uint
 
@@ -114,13 +120,28 @@ func (v *Vocab) setFilter(k uint64, bit uint64) {
 // probe returns the id of the token s whose key is k, or none.
 func (v *Vocab) probe(k uint64, s string) uint32 {
 	for i := tableIndex(k, v.tableBits); ; i = (i + 1) & v.tableMask {
-		switch v.keys[i] {
+		switch sl := &v.table[i]; sl.key {
 		case 0:
 			return none
 		case k:
-			id := v.ids[i]
+			id := sl.id
 			if k < longTag || v.data[v.starts[id]:v.starts[id+1]] == s {
 				return id
+			}
+		}
+	}
+}
+
+// contains reports whether s, whose key is k, is a token; unlike probe it reads no token
+// bytes for a short key.
+func (v *Vocab) contains(k uint64, s string) bool {
+	for i := tableIndex(k, v.tableBits); ; i = (i + 1) & v.tableMask {
+		switch sl := &v.table[i]; sl.key {
+		case 0:
+			return false
+		case k:
+			if k < longTag || v.data[v.starts[sl.id]:v.starts[sl.id+1]] == s {
+				return true
 			}
 		}
 	}
@@ -284,8 +305,7 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 		v.maxLen = max(v.maxLen, n)
 	}
 	v.tableBits = uint(bits.Len(uint(count))) + 1 // load at most 1/2
-	v.keys = make([]uint64, 1<<v.tableBits)
-	v.ids = make([]uint32, 1<<v.tableBits)
+	v.table = make([]slot, 1<<v.tableBits)
 	v.tableMask = 1<<v.tableBits - 1
 	// Prefixes are about twice as many as tokens (421,660 for o200k_base's 199,998); eight
 	// slots per token keep the filter's false positives to a few percent.
@@ -313,10 +333,10 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 			return nil, fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
 		}
 		i := tableIndex(k, v.tableBits)
-		for v.keys[i] != 0 {
+		for v.table[i].key != 0 {
 			i = (i + 1) & v.tableMask
 		}
-		v.keys[i], v.ids[i] = k, id
+		v.table[i] = slot{key: k, id: id}
 	}
 	n := v.NumIDs()
 	v.splitL = make([]uint32, n)
