@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	loader "github.com/pkoukk/tiktoken-go-loader/assets"
-
 	"github.com/chunkkit/chunkkit/internal/pretok"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
@@ -28,17 +26,13 @@ func newBacktrack(encoding string) (*backtrackEncoder, error) {
 	if split == nil {
 		return nil, fmt.Errorf("loading %s: no scanner for its pattern", encoding)
 	}
-	file, err := loader.Assets.ReadFile(encoding + ".tiktoken")
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", encoding, err)
-	}
 	table, err := data.Tables.ReadFile(encoding + ".split")
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", encoding, err)
 	}
-	tokens, starts, err := bpe.ParseTiktoken(file)
+	tokens, starts, err := readTiktoken(encoding)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s.tiktoken: %w", encoding, err)
+		return nil, err
 	}
 	vocab, err := bpe.Load(tokens, starts, table)
 	if err != nil {

@@ -51,32 +51,32 @@ func Derive(data string, starts []uint32) (*Vocab, error) {
 	return v, nil
 }
 
-// SplitTable returns what Load needs besides the tokens: one byte per id, the length of the
-// left token of the id's split, 0 for an id that is not a merge.
+// SplitTable returns what Load needs besides the tokens: for each id, the ids of the two
+// tokens BPE merges into it (the id itself twice for a single byte or an unused id), each as
+// three bytes, little-endian. Ids fit: tiktoken's highest is 200,018.
 func (v *Vocab) SplitTable() []byte {
-	out := make([]byte, v.NumIDs())
+	out := make([]byte, 0, 6*v.NumIDs())
 	for id := range uint32(v.NumIDs()) {
-		if l := v.splitL[id]; l != id {
-			out[id] = byte(v.TokenLen(l))
-		}
+		l, r := v.splitL[id], v.splitR[id]
+		out = append(out, byte(l), byte(l>>8), byte(l>>16), byte(r), byte(r>>8), byte(r>>16))
 	}
 	return out
 }
 
 // Load builds a Vocab from tokens (as ParseTiktoken returns them) and the split table that
 // SplitTable made of the same tokens. It checks that the table fits the tokens (every split
-// is into two earlier tokens), not that it is the one Derive computes: the tests do that.
+// is into two earlier tokens whose lengths add up), not that it is the one Derive computes:
+// the tests do that.
 func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
 	v, err := newVocab(data, starts)
 	if err != nil {
 		return nil, err
 	}
-	if len(split) != v.NumIDs() {
+	if len(split) != 6*v.NumIDs() {
 		return nil, fmt.Errorf("%w: split table of %d bytes for %d ids", errFormat, len(split), v.NumIDs())
 	}
-	// Resolving the splits is two table lookups per token, bound by memory latency: two
-	// goroutines halve it on two cores. Each writes its own ids; pairs are inserted with
-	// compare-and-swap.
+	// Inserting the pairs is bound by memory latency: two goroutines halve it on two cores.
+	// Each writes its own ids; pairs are inserted with compare-and-swap.
 	var (
 		wg   sync.WaitGroup
 		errs [2]error
@@ -84,7 +84,7 @@ func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
 	n := uint32(v.NumIDs())
 	for part := range uint32(2) {
 		wg.Go(func() {
-			errs[part] = v.resolveSplits(split, part*n/2, (part+1)*n/2)
+			errs[part] = v.loadSplits(split, part*n/2, (part+1)*n/2)
 		})
 	}
 	wg.Wait()
@@ -94,24 +94,19 @@ func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
 	return v, nil
 }
 
-// resolveSplits fills the split and pair tables for ids [from, to).
-func (v *Vocab) resolveSplits(split []byte, from, to uint32) error {
+// loadSplits fills the split and pair tables for ids [from, to).
+func (v *Vocab) loadSplits(split []byte, from, to uint32) error {
 	for id := from; id < to; id++ {
-		v.splitL[id], v.splitR[id] = id, id
-		l := int(split[id])
-		if l == 0 {
+		b := split[6*id : 6*id+6]
+		left := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+		right := uint32(b[3]) | uint32(b[4])<<8 | uint32(b[5])<<16
+		v.splitL[id], v.splitR[id] = left, right
+		if left == id && right == id {
 			continue
 		}
-		t := v.Token(id)
-		if l >= len(t) {
-			return fmt.Errorf("%w: split table: token %d: split at %d of %d bytes", errFormat, id, l, len(t))
+		if left >= id || right >= id || v.TokenLen(left)+v.TokenLen(right) != v.TokenLen(id) {
+			return fmt.Errorf("%w: split table: token %d is not made of tokens %d and %d", errFormat, id, left, right)
 		}
-		left, okL := v.Lookup(t[:l])
-		right, okR := v.Lookup(t[l:])
-		if !okL || !okR || left >= id || right >= id {
-			return fmt.Errorf("%w: split table: token %d: split at %d is not two earlier tokens", errFormat, id, l)
-		}
-		v.splitL[id], v.splitR[id] = left, right
 		v.addPairAtomic(left, right, id)
 	}
 	return nil

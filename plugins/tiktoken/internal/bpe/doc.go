@@ -22,6 +22,6 @@
 //
 // A Vocab is built from a .tiktoken file (base64 token, space, rank, per line: OpenAI's
 // format, embedded by github.com/pkoukk/tiktoken-go-loader) and the split table that Derive
-// computes from it, which `go generate` stores beside this package in data/ so that loading
-// does no search.
+// computes from it (about a second for all four encodings), which `go generate` stores in
+// data/ so that loading does no search: 2.4 MB for the four, 1.7 MB as git compresses it.
 package bpe

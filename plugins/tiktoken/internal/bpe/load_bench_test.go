@@ -8,7 +8,7 @@ import (
 
 func BenchmarkLoad(b *testing.B) {
 	for _, enc := range []string{"cl100k_base", "o200k_base"} {
-		file, _ := loader.Assets.ReadFile(enc + ".tiktoken")
+		file, _ := loader.Assets.Open(enc + ".tiktoken")
 		data, starts, _ := ParseTiktoken(file)
 		d, _ := Derive(data, starts)
 		split := d.SplitTable()

@@ -51,12 +51,6 @@ func keyOf(s string) uint64 {
 	return longTag | hashString(s)&fpMask
 }
 
-// slot is an entry of the token table.
-type slot struct {
-	key uint64
-	id  uint32
-}
-
 // Vocab is a tiktoken vocabulary ready for encoding: token bytes by id (ids are ranks), the
 // prefix filter, the token table, and the split and pair tables of the pair check. It is
 // immutable after Load or Derive and safe for concurrent use.
@@ -65,10 +59,11 @@ type Vocab struct {
 	starts []uint32 // token id is data[starts[id]:starts[id+1]]; a gap id is empty
 	maxLen int      // longest token, in bytes
 
-	// table is the token table, open-addressed by tableIndex of a token's key; a slot's
-	// key is 0 when it is empty. Key and id share a slot so that a probe touches one
-	// cache line.
-	table     []slot
+	// keys and ids are the token table, open-addressed by tableIndex of a token's key:
+	// keys[i] is the key of token ids[i], or 0 for an empty slot. Telling whether a piece of
+	// under 8 bytes is a token reads keys only.
+	keys      []uint64
+	ids       []uint32
 	tableMask uint64
 	tableBits uint
 
@@ -120,11 +115,11 @@ func (v *Vocab) setFilter(k uint64, bit uint64) {
 // probe returns the id of the token s whose key is k, or none.
 func (v *Vocab) probe(k uint64, s string) uint32 {
 	for i := tableIndex(k, v.tableBits); ; i = (i + 1) & v.tableMask {
-		switch sl := &v.table[i]; sl.key {
+		switch v.keys[i] {
 		case 0:
 			return none
 		case k:
-			id := sl.id
+			id := v.ids[i]
 			if k < longTag || v.data[v.starts[id]:v.starts[id+1]] == s {
 				return id
 			}
@@ -136,11 +131,11 @@ func (v *Vocab) probe(k uint64, s string) uint32 {
 // bytes for a short key.
 func (v *Vocab) contains(k uint64, s string) bool {
 	for i := tableIndex(k, v.tableBits); ; i = (i + 1) & v.tableMask {
-		switch sl := &v.table[i]; sl.key {
+		switch v.keys[i] {
 		case 0:
 			return false
 		case k:
-			if k < longTag || v.data[v.starts[sl.id]:v.starts[sl.id+1]] == s {
+			if k < longTag || v.Token(v.ids[i]) == s {
 				return true
 			}
 		}
@@ -305,7 +300,8 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 		v.maxLen = max(v.maxLen, n)
 	}
 	v.tableBits = uint(bits.Len(uint(count))) + 1 // load at most 1/2
-	v.table = make([]slot, 1<<v.tableBits)
+	v.keys = make([]uint64, 1<<v.tableBits)
+	v.ids = make([]uint32, 1<<v.tableBits)
 	v.tableMask = 1<<v.tableBits - 1
 	// Prefixes are about twice as many as tokens (421,660 for o200k_base's 199,998); eight
 	// slots per token keep the filter's false positives to a few percent.
@@ -333,10 +329,10 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 			return nil, fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
 		}
 		i := tableIndex(k, v.tableBits)
-		for v.table[i].key != 0 {
+		for v.keys[i] != 0 {
 			i = (i + 1) & v.tableMask
 		}
-		v.table[i] = slot{key: k, id: id}
+		v.keys[i], v.ids[i] = k, id
 	}
 	n := v.NumIDs()
 	v.splitL = make([]uint32, n)

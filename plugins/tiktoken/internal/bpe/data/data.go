@@ -1,5 +1,5 @@
 // Package data holds the split tables that package bpe's gen command writes, ENCODING.split
-// (one byte per token id; see bpe.Vocab.SplitTable), embedded so that loading an encoding
+// (two three-byte token ids per token id; see bpe.Vocab.SplitTable), embedded so that loading an encoding
 // does no search. Regenerate them with `go generate ./plugins/tiktoken/internal/bpe`.
 package data
 

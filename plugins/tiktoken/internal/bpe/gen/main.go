@@ -1,7 +1,7 @@
 // Command gen writes the split tables of package bpe, data/ENCODING.split, for the four
 // tiktoken encodings: `go generate ./plugins/tiktoken/internal/bpe` (or make generate-bpe).
-// Each is one byte per token id, the length of the left token of the id's split (see
-// bpe.Vocab.SplitTable); bpe.Derive computes them from the .tiktoken files that
+// Each holds, per token id, the ids of the two tokens BPE merges into it, three bytes each
+// (see bpe.Vocab.SplitTable); bpe.Derive computes them from the .tiktoken files that
 // github.com/pkoukk/tiktoken-go-loader embeds, and checks that every token encodes to itself.
 package main
 
@@ -24,7 +24,7 @@ func main() {
 
 func run(dir string) error {
 	for _, enc := range bpe.Encodings {
-		file, err := loader.Assets.ReadFile(enc + ".tiktoken")
+		file, err := loader.Assets.Open(enc + ".tiktoken")
 		if err != nil {
 			return err
 		}
