@@ -18,12 +18,10 @@ const (
 	// the worst case and the fastest backend. It is the default: the zero Backend means
 	// Backtrack, and a model string without "@backend" names it.
 	Backtrack Backend = "backtrack"
-	// Fast counts with the vocabularies github.com/tiktoken-go/tokenizer embeds, the
-	// scanners of internal/pretok and a heap merge: O(n log n) in a piece's length. It was
-	// the default before Backtrack and stays as a cross-check.
+	// Fast counts with the scanners of internal/pretok and a heap merge: O(n log n) in a
+	// piece's length. It was the default before Backtrack and stays as a cross-check.
 	Fast Backend = "fast"
-	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken,
-	// with its vocabularies from github.com/pkoukk/tiktoken-go-loader. It is superlinear on
+	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken. It is superlinear on
 	// long runs without a regex split (80,000 × "a" takes seconds), so it is meant for
 	// cross-checking, not for serving.
 	Reference Backend = "reference"
