@@ -21,9 +21,9 @@ const (
 	// Fast counts with the scanners of internal/pretok and a heap merge: O(n log n) in a
 	// piece's length. It was the default before Backtrack and stays as a cross-check.
 	Fast Backend = "fast"
-	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken. It is superlinear on
-	// long runs without a regex split (80,000 × "a" takes seconds), so it is meant for
-	// cross-checking, not for serving.
+	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken.
+	// It is superlinear on long runs without a regex split (80,000 × "a" takes seconds), so
+	// it is meant for cross-checking, not for serving.
 	Reference Backend = "reference"
 )
 
