@@ -18,6 +18,10 @@ func Derive(data string, starts []uint32) (*Vocab, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := v.buildTable(); err != nil {
+		return nil, err
+	}
+	v.buildFilter()
 	for b := range 256 {
 		if _, ok := v.Lookup(string([]byte{byte(b)})); !ok {
 			return nil, fmt.Errorf("%w: byte %#02x is not a token", errFormat, b)
@@ -75,18 +79,18 @@ func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
 	if len(split) != 6*v.NumIDs() {
 		return nil, fmt.Errorf("%w: split table of %d bytes for %d ids", errFormat, len(split), v.NumIDs())
 	}
-	// Inserting the pairs is bound by memory latency: two goroutines halve it on two cores.
-	// Each writes its own ids; pairs are inserted with compare-and-swap.
+	// Filling the tables is bound by memory latency, and the token table, the filter and
+	// the split and pair tables do not depend on one another: four goroutines fill them, the
+	// last two each half of the ids (pairs are inserted with compare-and-swap).
 	var (
 		wg   sync.WaitGroup
-		errs [2]error
+		errs [3]error
 	)
 	n := uint32(v.NumIDs())
-	for part := range uint32(2) {
-		wg.Go(func() {
-			errs[part] = v.loadSplits(split, part*n/2, (part+1)*n/2)
-		})
-	}
+	wg.Go(func() { errs[0] = v.buildTable() })
+	wg.Go(v.buildFilter)
+	wg.Go(func() { errs[1] = v.loadSplits(split, 0, n/2) })
+	errs[2] = v.loadSplits(split, n/2, n)
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ func loaded(t testing.TB) []*Vocab {
 	t.Helper()
 	loadOnce.Do(func() {
 		for _, enc := range Encodings {
-			tokens, starts := parse(t, enc)
+			tokens, starts := parseEncoding(t, enc)
 			split, err := data.Tables.ReadFile(enc + ".split")
 			if err != nil {
 				t.Fatal(err)

@@ -284,8 +284,8 @@ func (v *Vocab) validPair(token1, token2 uint32) bool {
 // errFormat is wrapped by every error about a malformed vocabulary.
 var errFormat = errors.New("bpe: malformed vocabulary")
 
-// newVocab takes the tokens data[starts[id]:starts[id+1]] (an empty one is a gap) and builds
-// the token table and the filter. The split, prefix and pair tables are left for the caller.
+// newVocab takes the tokens data[starts[id]:starts[id+1]] (an empty one is a gap) and makes
+// the tables, empty: buildTable, buildFilter and the caller fill them.
 func newVocab(data string, starts []uint32) (*Vocab, error) {
 	v := &Vocab{data: data, starts: starts}
 	count := 0
@@ -307,12 +307,43 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 	// slots per token keep the filter's false positives to a few percent.
 	v.filterBits = uint(bits.Len(uint(count))) + 3
 	v.filter = make([]uint64, max(1, (1<<v.filterBits)/32))
+	n := v.NumIDs()
+	v.splitL = make([]uint32, n)
+	v.splitR = make([]uint32, n)
+	v.pairsBits = uint(bits.Len(uint(count))) + 1
+	v.pairs = make([]uint64, 1<<v.pairsBits)
+	v.pairsMask = 1<<v.pairsBits - 1
+	return v, nil
+}
+
+// buildTable fills the token table.
+func (v *Vocab) buildTable() error {
 	for id := range uint32(v.NumIDs()) {
 		t := v.Token(id)
 		if t == "" {
 			continue
 		}
-		// The keys of t's prefixes, as longest computes them.
+		k := keyOf(t)
+		if v.probe(k, t) != none {
+			return fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
+		}
+		i := tableIndex(k, v.tableBits)
+		for v.keys[i] != 0 {
+			i = (i + 1) & v.tableMask
+		}
+		v.keys[i], v.ids[i] = k, id
+	}
+	return nil
+}
+
+// buildFilter fills the prefix filter.
+func (v *Vocab) buildFilter() {
+	for id := range uint32(v.NumIDs()) {
+		t := v.Token(id)
+		if t == "" {
+			continue
+		}
+		// The keys of t's prefixes, as matches computes them.
 		h, packed, k := uint64(fnvOffset), uint64(0), uint64(0)
 		for i := 0; i < len(t); i++ {
 			h = (h ^ uint64(t[i])) * fnvPrime
@@ -325,20 +356,5 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 			v.setFilter(k, 1)
 		}
 		v.setFilter(k, 2)
-		if v.probe(k, t) != none {
-			return nil, fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
-		}
-		i := tableIndex(k, v.tableBits)
-		for v.keys[i] != 0 {
-			i = (i + 1) & v.tableMask
-		}
-		v.keys[i], v.ids[i] = k, id
 	}
-	n := v.NumIDs()
-	v.splitL = make([]uint32, n)
-	v.splitR = make([]uint32, n)
-	v.pairsBits = uint(bits.Len(uint(count))) + 1
-	v.pairs = make([]uint64, 1<<v.pairsBits)
-	v.pairsMask = 1<<v.pairsBits - 1
-	return v, nil
 }

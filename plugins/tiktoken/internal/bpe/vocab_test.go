@@ -2,7 +2,9 @@ package bpe
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	loader "github.com/pkoukk/tiktoken-go-loader/assets"
@@ -11,7 +13,7 @@ import (
 )
 
 // parse returns the tokens of encoding's .tiktoken file.
-func parse(t testing.TB, encoding string) (string, []uint32) {
+func parseEncoding(t testing.TB, encoding string) (string, []uint32) {
 	t.Helper()
 	f, err := loader.Assets.Open(encoding + ".tiktoken")
 	if err != nil {
@@ -33,7 +35,7 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 	for _, enc := range Encodings {
 		t.Run(enc, func(t *testing.T) {
 			t.Parallel()
-			tokens, starts := parse(t, enc)
+			tokens, starts := parseEncoding(t, enc)
 			derived, err := Derive(tokens, starts)
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +65,7 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 
 func TestLoadRefusesABadSplitTable(t *testing.T) {
 	t.Parallel()
-	tokens, starts := parse(t, "r50k_base")
+	tokens, starts := parseEncoding(t, "r50k_base")
 	good, err := data.Tables.ReadFile("r50k_base.split")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func TestParseTiktokenRefusesMalformedLines(t *testing.T) {
 
 func TestParseTiktokenKeepsGaps(t *testing.T) {
 	t.Parallel()
-	tokens, starts := parse(t, "p50k_base")
+	tokens, starts := parseEncoding(t, "p50k_base")
 	if len(starts)-1 != 50281 {
 		t.Fatalf("%d ids, want 50281", len(starts)-1)
 	}
@@ -124,5 +126,35 @@ func TestParseTiktokenKeepsGaps(t *testing.T) {
 	}
 	if got := tokens[starts[50257]:starts[50258]]; got != "  " {
 		t.Errorf("token 50257 = %q, want two spaces", got)
+	}
+}
+
+// TestParseTiktokenInHalvesEqualsInOne checks that parsing an embedded file's two halves at
+// once gives what reading it from start to end does, and that an error in the second half
+// names its line in the whole file.
+func TestParseTiktokenInHalvesEqualsInOne(t *testing.T) {
+	t.Parallel()
+	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+		halves, hstarts := parseEncoding(t, enc)
+		file, err := loader.Assets.ReadFile(enc + ".tiktoken")
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, wstarts, err := ParseTiktoken(bytes.NewBuffer(file)) // not an io.ReaderAt
+		if err != nil {
+			t.Fatal(err)
+		}
+		if halves != whole || !slices.Equal(hstarts, wstarts) {
+			t.Errorf("%s: parsing in halves differs from parsing in one", enc)
+		}
+	}
+	var file []byte
+	for i := range 200_000 {
+		file = fmt.Appendf(file, "IQ== %d\n", i)
+	}
+	file = append(file, "I!== 200000\n"...)
+	_, _, err := parseHalves(bytes.NewReader(file), int64(len(file)))
+	if err == nil || !strings.Contains(err.Error(), "line 200001: byte '!' is not base64") {
+		t.Errorf("error = %v, want one naming line 200001", err)
 	}
 }
