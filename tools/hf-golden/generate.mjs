@@ -37,9 +37,12 @@
 // line, in the order of strings.json.
 //
 // corpus.json: {"reference", "tokenizer_sha256": {NAME: hex}, "files": [DOC], "build_corpus":
-// [DOC], "build_corpus_total": {"files", "bytes", "counts"}}. DOC is {"path", "sha256", "bytes",
-// "counts": {NAME: N}[, "special_counts": {NAME: N}]}, N the token count of the whole document
-// encoded as one string (special_counts only where the special view differs).
+// [DOC], "build_corpus_total": {"files", "bytes", "counts"}, "build_corpus_multi": [DOC],
+// "build_corpus_multi_total"}. DOC is {"path", "sha256", "bytes", "counts": {NAME: N}[,
+// "special_counts": {NAME: N}][, "tokens_sha256": {NAME: hex}]}, N the token count of the whole
+// document encoded as one string (special_counts only where the special view differs), and
+// tokens_sha256, for the Unigram files, the SHA-256 of "ID END\n" per token of the ordinary
+// view (END in code points).
 //   - files: every *.md under SHARED/eval/chroma/corpora (SHARED defaults to ../shared beside
 //     the repository), path relative to SHARED ("eval/chroma/corpora/chatlogs.md").
 //   - build_corpus: with --corpus DIR (a corpus made by SHARED/tools/build-corpus.sh DIR), every
@@ -230,19 +233,30 @@ function withCharsmap(v, charsmap) {
   return v;
 }
 
-// doc counts one document with every file.
+// tokensSHA256 is the SHA-256 of an encoding's ids and token ends, one "ID END\n" line per
+// token, END in code points as HF's offsets are: what the Go test recomputes to compare every
+// token of a whole document, not only the count.
+function tokensSHA256(e) {
+  return sha256(e.ids.map((id, i) => `${id} ${e.offsets[i][1]}\n`).join(""));
+}
+
+// doc counts one document with every file (and, for the Unigram files, hashes its tokens).
 async function doc(files, path, rel) {
   const b = readFileSync(path);
   const text = utf8.decode(b);
   const counts = {};
   const special = {};
+  const tokens = {};
   for (const f of files) {
-    counts[f.name] = (await encode(f.tokenizer, text)).ids.length;
+    const e = await encode(f.tokenizer, text);
+    counts[f.name] = e.ids.length;
+    if (COMMITTED.includes(f.name)) tokens[f.name] = tokensSHA256(e);
     const n = (await encode(f.special, text)).ids.length;
     if (n !== counts[f.name]) special[f.name] = n;
   }
   const d = { path: rel, sha256: sha256(b), bytes: b.length, counts };
   if (Object.keys(special).length > 0) d.special_counts = special;
+  if (Object.keys(tokens).length > 0) d.tokens_sha256 = tokens;
   return d;
 }
 
