@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chunkkit/chunkkit/sdk"
@@ -315,3 +316,19 @@ func TestPrecompiledRewritesGraphemesAsHFDoes(t *testing.T) {
 }
 
 func utf8Start(s string, i int) bool { return s[i]&0xC0 != 0x80 }
+
+// TestSpaceRunsMatchesAsTheRegexDoes holds the " {2,}" shortcut to regexp2 running the
+// pattern.
+func TestSpaceRunsMatchesAsTheRegexDoes(t *testing.T) {
+	t.Parallel()
+	re, err := regexp2.Compile(" {2,}", regexp2.None)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &regex{re: re}
+	for _, s := range []string{"", " ", "  ", "a  b", "   a b    ", "a", " \u3000  x ", strings.Repeat(" ", 70)} {
+		if diff := cmp.Diff(slow.find(s, nil), spaceRuns(2).find(s, nil), cmp.AllowUnexported(match{})); diff != "" {
+			t.Errorf("%q (-regexp2 +spaceRuns):\n%s", s, diff)
+		}
+	}
+}
