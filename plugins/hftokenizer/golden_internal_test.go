@@ -105,7 +105,7 @@ func TestGoldens(t *testing.T) {
 
 // TestVariantGoldens does the same for the variants of testdata/variants.json: reference
 // files with components replaced, so that every normalizer, pre-tokenizer and model option
-// this package supports is checked against HF, not only those the eight files use.
+// this package supports is checked against HF, not only those the ten files use.
 func TestVariantGoldens(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("testdata", "variants.json"))

@@ -157,6 +157,7 @@ func TestUnsupportedFeaturesAreRefusedByName(t *testing.T) {
 	for _, tt := range []struct {
 		name, json, want string
 	}{
+		{"Unigram sampling", tiny("null", "null", `{"type":"Unigram","unk_id":0,"alpha":0.1,"vocab":[["<unk>",0.0]]}`, ""), "model.alpha: Unigram sampling, alpha 0.1"},
 		{"Unigram after ByteLevel", tiny("null", byteLevel, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0],["a",-1.0]]}`, ""), `model: Unigram after a ByteLevel pre-tokenizer`},
 		{"BPE dropout", tiny("null", byteLevel, strings.Replace(aBPE, `"dropout":null`, `"dropout":0.1`, 1), ""), "model.dropout: BPE dropout 0.1"},
 		{"a pre-tokenizer after ByteLevel", tiny("null", `{"type":"Sequence","pretokenizers":[`+byteLevel+`,{"type":"Digits","individual_digits":true}]}`, aBPE, ""), "pre_tokenizer.pretokenizers[1]: a pre-tokenizer after ByteLevel"},

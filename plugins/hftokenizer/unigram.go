@@ -37,6 +37,12 @@ type unigram struct {
 const unkPenalty = 10.0
 
 func buildUnigram(cfg obj, path string) (*unigram, map[string]int32, int, error) {
+	// HF after 0.22 samples segmentations when alpha is set, as BPE dropout does.
+	if a, err := cfg.number(path, "alpha", 0); err != nil {
+		return nil, nil, 0, err
+	} else if a != 0 {
+		return nil, nil, 0, unsupported(path+".alpha", "Unigram sampling, alpha %g (tokens would be random)", a)
+	}
 	raw, ok := cfg["vocab"].([]any)
 	if !ok {
 		return nil, nil, 0, invalid(path, "\"vocab\" is not an array of [piece, score]")

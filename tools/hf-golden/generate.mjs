@@ -8,7 +8,7 @@
 //                                                   testdata/strings.json encoded
 //   plugins/hftokenizer/testdata/golden/variants/   the same for the variants of
 //                                                   testdata/variants.json (components the
-//                                                   eight files do not use)
+//                                                   ten files do not use)
 //   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
 //
 // The reference files are the ten of reffiles.All, in its order: gpt2 and bert-base-uncased,
@@ -109,7 +109,7 @@ for (const [pkg, want] of Object.entries(PINS)) {
 const sha256 = (b) => createHash("sha256").update(b).digest("hex");
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// loadFiles assembles the Go-built files into a temporary folder and returns all eight
+// loadFiles assembles the Go-built files into a temporary folder and returns all ten
 // {name, path, sha256, tokenizer}, and the folder to remove at the end.
 function loadFiles() {
   const tmp = mkdtempSync(join(tmpdir(), "hf-golden-"));
@@ -171,7 +171,7 @@ async function goldens(files) {
 // reference file with some components replaced ("patch": top-level keys replace the file's,
 // except "model", whose keys are merged into the file's model; the string "$charsmap" stands
 // for the base file's precompiled_charsmap), so that the normalizers,
-// pre-tokenizers and model options the eight files do not use are checked against HF too.
+// pre-tokenizers and model options the ten files do not use are checked against HF too.
 // Same strings, same two views, same format as the goldens.
 async function variants(files) {
   const specs = JSON.parse(readFileSync(join(testdata, "variants.json"), "utf8"));
