@@ -81,6 +81,10 @@ bench-tokenizers: ## Tokenizers in-process vs plugin vs npm tiktoken, with bench
 bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Rust core (npm), with benchstat (needs ../shared to build the corpus).
 	bench/hf.sh
 
+.PHONY: compare-langchain
+compare-langchain: build ## Default output vs LangChain.js MarkdownTextSplitter at 256 tokens on the Node.js heading set, Chroma's corpora and bench/headings (needs ../shared and npm).
+	bench/compare-langchain.sh
+
 .PHONY: ocr-fixtures
 ocr-fixtures: ## Re-render the OCR fixture pages and rerun Tesseract on them (needs imagemagick, tesseract-ocr).
 	tools/ocr-fixtures/make.sh

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clipperhouse/uax29/v2/words"
+
 	"github.com/chunkkit/chunkkit/adapters/doc2mark"
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/adapters/ocr"
@@ -76,6 +78,8 @@ type Document struct {
 	sentenceEnds []int
 	// headings holds the canonical offsets of heading blocks, ascending.
 	headings []int
+	// wordBounds holds the canonical offsets that are UAX #29 word boundaries, ascending.
+	wordBounds []int
 }
 
 func newDocument(path string, size int, doc *sdk.Document) *Document {
@@ -85,6 +89,10 @@ func newDocument(path string, size int, doc *sdk.Document) *Document {
 		if b.Kind == sdk.KindHeading {
 			d.headings = append(d.headings, start)
 		}
+		for it := words.FromString(b.Text); it.Next(); {
+			d.wordBounds = append(d.wordBounds, start+it.Start())
+		}
+		d.wordBounds = append(d.wordBounds, start+len(b.Text))
 		for _, e := range sentence.Ends(b.Text) {
 			end := start + len(strings.TrimRight(b.Text[:e], " \t\n\r\f\v"))
 			if n := len(d.sentenceEnds); n == 0 || d.sentenceEnds[n-1] < end {

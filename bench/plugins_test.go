@@ -244,7 +244,7 @@ func benchChunk(b *testing.B, files map[string]string) {
 	for _, path := range []string{"inproc", "plugin"} {
 		b.Run(fmt.Sprintf("strategy=heading/path=%s/enc=cl100k_base/max=512/overlap=64", path), func(b *testing.B) {
 			rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Fast)}
-			c := &chunkers.HeadingAware{Counter: rec, MaxTokens: 512, OverlapTokens: 64}
+			c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}}
 			b.SetBytes(int64(size))
 			chunks := 0
 			for b.Loop() {

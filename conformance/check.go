@@ -84,7 +84,9 @@ func CheckResult(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 //     body, heading Level at least 1, ContentTypes sorted, distinct and kinds of doc's blocks;
 //   - offsets: 0 <= Start <= End <= len(canonical) and Content equal to
 //     Metadata[sdk.MetaPrefix] (a string, or absent) followed by canonical[Start:End];
-//   - budget: TokenCount equal to opts.Counter's count of Content, and no body chunk above
+//   - embed text: EmbedText equal to sdk.JoinContext(Context, Content), Context on one line
+//     with no white space at either end, ContentHash equal to sdk.ContentHash(EmbedText);
+//   - budget: TokenCount equal to opts.Counter's count of EmbedText, and no body chunk above
 //     opts.MaxTokens unless Metadata[sdk.MetaOverBudget] is true;
 //   - nothing lost: every non-space rune of the canonical text inside some chunk's
 //     [Start, End); without overlap, body chunks' ranges in order and disjoint; with
@@ -108,15 +110,15 @@ func CheckChunks(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 		v.add(-1, ruleContent, "%d chunks for a document without blocks, want none", len(chunks))
 	}
 
-	contents := make([]string, len(chunks))
+	embeds := make([]string, len(chunks))
 	for i, c := range chunks {
-		contents[i] = c.Content
+		embeds[i] = c.EmbedText
 	}
-	counts, err := opts.Counter.Count(ctx, contents)
+	counts, err := opts.Counter.Count(ctx, embeds)
 	if err != nil {
 		return fmt.Errorf("conformance: document %q: recounting %d chunks: %w", doc.ID, len(chunks), err)
 	}
-	if err := sdk.CheckCounts(contents, counts); err != nil {
+	if err := sdk.CheckCounts(embeds, counts); err != nil {
 		return fmt.Errorf("conformance: document %q: recounting %d chunks: %w", doc.ID, len(chunks), err)
 	}
 
@@ -137,6 +139,7 @@ func CheckChunks(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 		checkIdentity(v, i, c, doc, tenant, corpus, req, earlier)
 		earlier[c.ID] = true
 		checkContent(v, i, c, kinds)
+		checkEmbedText(v, i, c)
 		rangeOK := checkOffsets(v, i, c, canon.Text)
 		checkBudget(v, i, c, counts[i], opts)
 		if rangeOK {
@@ -165,6 +168,7 @@ const (
 	ruleOffsets     = "offsets"
 	ruleTokenCount  = "token count"
 	ruleBudget      = "budget"
+	ruleEmbedText   = "embed text"
 	ruleNothingLost = "nothing lost"
 	ruleOverlap     = "overlap"
 	rulePages       = "pages"
@@ -225,6 +229,18 @@ func checkContent(v *violations, i int, c sdk.Chunk, kinds map[sdk.BlockKind]boo
 	}
 }
 
+func checkEmbedText(v *violations, i int, c sdk.Chunk) {
+	if strings.ContainsAny(c.Context, "\r\n") || strings.TrimSpace(c.Context) != c.Context {
+		v.add(i, ruleEmbedText, "Context %s is not one line without white space at its ends", quote(c.Context))
+	}
+	if want := sdk.JoinContext(c.Context, c.Content); c.EmbedText != want {
+		v.add(i, ruleEmbedText, "EmbedText %s is not Context and Content joined as sdk.JoinContext does: %s", quote(c.EmbedText), quote(want))
+	}
+	if want := sdk.ContentHash(c.EmbedText); c.ContentHash != want {
+		v.add(i, ruleEmbedText, "ContentHash is %q, want the SHA-256 of EmbedText %q", c.ContentHash, want)
+	}
+}
+
 // checkOffsets checks the chunk's range and content and reports whether the range is usable.
 func checkOffsets(v *violations, i int, c sdk.Chunk, canon string) bool {
 	if c.Start < 0 || c.Start > c.End || c.End > len(canon) {
@@ -257,7 +273,7 @@ func checkOffsets(v *violations, i int, c sdk.Chunk, canon string) bool {
 
 func checkBudget(v *violations, i int, c sdk.Chunk, count int, opts Options) {
 	if c.TokenCount != count {
-		v.add(i, ruleTokenCount, "TokenCount is %d, but the counter counts %d tokens in Content", c.TokenCount, count)
+		v.add(i, ruleTokenCount, "TokenCount is %d, but the counter counts %d tokens in EmbedText", c.TokenCount, count)
 	}
 	over, hasOver := c.Metadata[sdk.MetaOverBudget]
 	overOK, isBool := over.(bool)

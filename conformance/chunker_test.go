@@ -169,6 +169,39 @@ func TestCheckResultCatchesBrokenChunkers(t *testing.T) {
 			recount(chunks)
 			return chunks
 		}), Options{}, "chunk 1: offsets"},
+		{"a chunker whose embed text is not its context and content joined breaks the embed text rule", "nested-headings", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[1].Context = "Guide"
+			chunks[1].EmbedText = "Guide: " + chunks[1].Content
+			chunks[1].ContentHash = sdk.ContentHash(chunks[1].EmbedText)
+			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].EmbedText)
+			return chunks
+		}), Options{}, "chunk 1: embed text: EmbedText"},
+		{"a chunker with a context of two lines breaks the embed text rule", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[1].Context = "Guide\nInstall"
+			chunks[1].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].EmbedText)
+			return chunks
+		}), Options{MaxTokens: 100}, "chunk 1: embed text: Context \"Guide\\nInstall\" is not one line"},
+		{"a chunker whose content hash is not of its embed text breaks the embed text rule", "nested-headings", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[2].ContentHash = sdk.ContentHash(chunks[2].Content + " ")
+			return chunks
+		}), Options{}, "chunk 2: embed text: ContentHash"},
+		{"a chunker that counts the content but not the context breaks the token count", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			b := firstBody(chunks, 0)
+			chunks[b].Context = "G"
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			return chunks
+		}), Options{}, "token count: TokenCount is"},
+		{"a chunker whose content fits but whose embed text does not breaks the budget", "long-paragraph", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			b := firstBody(chunks, 0)
+			chunks[b].Context = "Long paragraph"
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			chunks[b].TokenCount = utf8.RuneCountInString(chunks[b].EmbedText)
+			return chunks
+		}), Options{}, "budget: 32 tokens exceed the budget of 16"},
 		{"a chunker with a page no block is on breaks the pages rule", "mixed-pages", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
 			chunks[2].PageStart, chunks[2].PageEnd = 1, 99
 			return chunks
@@ -258,6 +291,8 @@ func TestCheckChunksAcceptsWhatTheContractAllows(t *testing.T) {
 					chunks[i].Metadata[sdk.MetaOverBudget] = true
 					n, _ := runes.Count(t.Context(), []string{chunks[i].Content})
 					chunks[i].TokenCount = n[0]
+					chunks[i].EmbedText = chunks[i].Content
+					chunks[i].ContentHash = sdk.ContentHash(chunks[i].EmbedText)
 				}
 			}
 			return chunks
@@ -279,6 +314,7 @@ func TestCheckChunksAcceptsWhatTheContractAllows(t *testing.T) {
 			chunks[1].Content += chunks[2].Content
 			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].Content)
 			chunks[1].Metadata[sdk.MetaOverBudget] = true
+			chunks[1].EmbedText = "" // Stamp joins it anew
 			chunks = slices.Delete(chunks, 2, 3)
 			sdk.Stamp(chunks, Request(), builtIn(t, "long-word"))
 			return chunks

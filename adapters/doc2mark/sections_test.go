@@ -32,7 +32,7 @@ func TestSectionsChunksParsedDocumentsWithinTheRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, budget := range []int{16, 64} {
-				s := &chunkers.Sections{Counter: tk, MaxTokens: budget, OverlapTokens: budget / 4}
+				s := &chunkers.Sections{Config: chunkers.Config{Counter: tk, MaxTokens: budget, OverlapTokens: budget / 4}}
 				ctx := context.Background()
 				req := conformance.Request()
 				chunks, err := s.Chunk(ctx, req, doc)
@@ -54,7 +54,7 @@ func TestSectionsLinksParsedFootnotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 50}
+	s := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 50}}
 	chunks, err := s.Chunk(context.Background(), sdk.Request{}, doc)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,51 +24,59 @@ import (
 )
 
 type chunkOptions struct {
-	from      string
-	tokenizer string
-	strategy  string
-	maxTokens int
-	overlap   int
-	tenant    string
-	corpus    string
-	acl       string
-	n         int
-	format    string
-	minConf   float64
-	split     int
-	sentences string
+	from          string
+	tokenizer     string
+	strategy      string
+	maxTokens     int
+	overlap       int
+	context       string
+	headingChunks bool
+	packSections  bool
+	id            string
+	tenant        string
+	corpus        string
+	acl           string
+	n             int
+	format        string
+	minConf       float64
+	split         int
+	sentences     string
 }
 
-func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var p plugins
 	defer p.Close()
 	var o chunkOptions
 	fs := flag.NewFlagSet("chunkkit chunk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.from, "from", "", "input format: "+formatHelp+" (default: by the file's extension)")
+	fs.StringVar(&o.from, "from", "", "input format: "+formatHelp+" (default: by the file's extension; required for standard input)")
 	fs.StringVar(&o.tokenizer, "tokenizer", defaultTokenizer, "tokenizer spec: "+tokenizerHelp)
-	fs.StringVar(&o.strategy, "strategy", "heading", "chunking strategy: heading, sections, noop or fixed")
-	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk")
+	fs.StringVar(&o.strategy, "strategy", chunkers.DefaultStrategy, "chunking strategy: "+strings.Join(chunkers.Strategies(), ", "))
+	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk's embed_text")
 	o.overlap = -1 // the chunkers' default unless the flag is given
 	fs.Var((*optionalInt)(&o.overlap), "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
+	fs.StringVar(&o.context, "context", "", "what each chunk's context (and so its embed_text) holds: "+contextHelp()+" (default: the strategy's, title+path for heading and sections, none for fixed)")
+	fs.BoolVar(&o.headingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own, the parent of its section's chunks")
+	fs.BoolVar(&o.packSections, "pack-sections", false, "sections strategy: pack consecutive small sections into one chunk while they fit the budget")
+	fs.StringVar(&o.id, "id", "", "document ID (one input only; default: a FILE's base name, a DIR's files' paths relative to DIR, \"stdin\" for -)")
 	fs.StringVar(&o.tenant, "tenant", "", "tenant ID stamped on every chunk")
 	fs.StringVar(&o.corpus, "corpus", "", "corpus ID stamped on every chunk")
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
-	fs.IntVar(&o.n, "n", 10, "chunks to show in text output (-1 for all)")
+	fs.IntVar(&o.n, "n", 10, "chunks to show per document in text output (-1 for all)")
 	fs.StringVar(&o.format, "format", "text", "output format: text or jsonl")
 	fs.StringVar(&o.sentences, "sentences", "rules", "sentence splitter for oversized blocks: rules (in-process), plugin:sentence:punkt:en or plugin:sentence:uax29")
-	fs.IntVar(&o.split, "split-level", chunkers.DefaultSplitLevel, "sections strategy: headings up to this level start a section (-1: one section)")
+	fs.IntVar(&o.split, "split-level", 0, "sections strategy: headings up to this level start a section (-1: one section; default: the chunker's)")
 	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE [flags]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE|DIR|- ... [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "chunkkit chunk: want one FILE, got %d arguments\n", len(pos))
+	if len(pos) == 0 {
+		fmt.Fprintf(stderr, "chunkkit chunk: want one FILE, DIR or - at least, got none\n")
 		fs.Usage()
 		return errUsage
 	}
@@ -75,11 +84,16 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "chunkkit chunk: --format must be text or jsonl, got %q\n", o.format)
 		return errUsage
 	}
-	path := pos[0]
-
-	doc, err := readDocument(path, o.from, o.minConf)
+	inputs, err := collectInputs(pos, o.from)
 	if err != nil {
 		return err
+	}
+	if o.id != "" {
+		if len(inputs) != 1 {
+			fmt.Fprintf(stderr, "chunkkit chunk: --id names one document, but the arguments hold %d\n", len(inputs))
+			return errUsage
+		}
+		inputs[0].id = o.id
 	}
 	counter, err := p.tokenCounter(ctx, o.tokenizer)
 	if err != nil {
@@ -97,57 +111,149 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if o.acl != "" {
 		req.Principal.ACLLabels = strings.Split(o.acl, ",")
 	}
-	chunks, err := chunker.Chunk(ctx, req, doc)
-	if errors.Is(err, sdk.ErrInvalidConfig) {
-		return err
-	} else if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	for i, in := range inputs {
+		doc, err := readDocument(in, stdin, o.from, o.minConf)
+		if err != nil {
+			return err
+		}
+		chunks, err := chunker.Chunk(ctx, req, doc)
+		if errors.Is(err, sdk.ErrInvalidConfig) {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("%s: %w", in.path, err)
+		}
+		if o.format == "jsonl" {
+			err = writeJSONL(stdout, chunks)
+		} else {
+			if i > 0 {
+				io.WriteString(stdout, "\n")
+			}
+			err = writeText(stdout, in.path, o, chunker, doc, chunks)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if o.format == "jsonl" {
-		return writeJSONL(stdout, chunks)
+	return nil
+}
+
+func contextHelp() string {
+	modes := make([]string, len(chunkers.ContextModes()))
+	for i, m := range chunkers.ContextModes() {
+		modes[i] = string(m)
 	}
-	return writeText(stdout, path, o, chunker, doc, chunks)
+	return strings.Join(modes, ", ")
 }
 
 // formatHelp lists the input formats --from takes.
 const formatHelp = "md, txt, doc2mark, ocr-json, tesseract-tsv or hocr"
 
-// readDocument reads path in the given format, or the one its extension names.
-func readDocument(path, from string, minConfidence float64) (*sdk.Document, error) {
-	if from == "" {
-		switch ext := strings.ToLower(filepath.Ext(path)); ext {
-		case ".md", ".markdown":
-			from = "md"
-		case ".txt", ".text":
-			from = "txt"
-		case ".json":
-			from = "doc2mark"
-		case ".tsv":
-			from = "tesseract-tsv"
-		case ".hocr":
-			from = "hocr"
-		default:
-			return nil, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from %s", path, ext, strings.ReplaceAll(formatHelp, ", ", "|"))
+// formatOf returns the input format a file's extension names, or "".
+func formatOf(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown":
+		return "md"
+	case ".txt", ".text":
+		return "txt"
+	case ".json":
+		return "doc2mark"
+	case ".tsv":
+		return "tesseract-tsv"
+	case ".hocr":
+		return "hocr"
+	}
+	return ""
+}
+
+// input is one document to chunk: a file (or "-" for standard input) and its document ID.
+type input struct {
+	path string
+	id   string
+}
+
+// collectInputs turns the arguments into documents, in order: a FILE is one document whose
+// ID is its base name, so that "fs.md", "./fs.md" and "/abs/path/fs.md" give one ID; a DIR
+// is every file below it whose extension names a format (or every file, with --from), in
+// lexical order, each with its path relative to DIR as ID, in slash form; "-" is standard
+// input, ID "stdin", and needs --from.
+func collectInputs(args []string, from string) ([]input, error) {
+	var out []input
+	for _, arg := range args {
+		if arg == "-" {
+			if from == "" {
+				return nil, fmt.Errorf("standard input: say its format with --from %s", strings.ReplaceAll(formatHelp, ", ", "|"))
+			}
+			out = append(out, input{path: "-", id: "stdin"})
+			continue
+		}
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, input{path: arg, id: filepath.Base(arg)})
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || (from == "" && formatOf(path) == "") {
+				return nil
+			}
+			rel, err := filepath.Rel(arg, path)
+			if err != nil {
+				return err
+			}
+			out = append(out, input{path: path, id: filepath.ToSlash(rel)})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("%s: no file with a known extension (%s) below it", arg, ".md, .markdown, .txt, .text, .json, .tsv, .hocr")
 		}
 	}
-	src, err := os.ReadFile(path)
+	return out, nil
+}
+
+// readDocument reads in, in the given format or the one its extension names, as the document
+// in.id.
+func readDocument(in input, stdin io.Reader, from string, minConfidence float64) (*sdk.Document, error) {
+	path := in.path
+	if from == "" {
+		if from = formatOf(path); from == "" {
+			return nil, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from %s", path, filepath.Ext(path), strings.ReplaceAll(formatHelp, ", ", "|"))
+		}
+	}
+	var src []byte
+	var err error
+	if path == "-" {
+		src, err = io.ReadAll(stdin)
+		path = "standard input"
+	} else {
+		src, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, err
 	}
+	id := in.id
 	var doc *sdk.Document
 	switch from {
 	case "md":
-		doc, err = markdown.Parse(src, markdown.Options{ID: path})
+		doc, err = markdown.Parse(src, markdown.Options{ID: id})
 	case "txt":
-		doc, err = markdown.ParseText(src, markdown.Options{ID: path})
+		doc, err = markdown.ParseText(src, markdown.Options{ID: id})
 	case "doc2mark":
-		doc, err = doc2mark.Parse(src, doc2mark.Options{ID: path})
+		doc, err = doc2mark.Parse(src, doc2mark.Options{ID: id})
 	case "ocr-json":
-		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
+		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: id, MinConfidence: minConfidence})
 	case "tesseract-tsv":
-		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
+		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: id, MinConfidence: minConfidence})
 	case "hocr":
-		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
+		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: id, MinConfidence: minConfidence})
 	default:
 		return nil, fmt.Errorf("unknown input format %q (known: %s)", from, formatHelp)
 	}
@@ -157,29 +263,28 @@ func readDocument(path, from string, minConfidence float64) (*sdk.Document, erro
 	return doc, nil
 }
 
+// newChunker builds the chunker the options name through the one strategy registry.
 func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.SentenceSplitter) (sdk.Chunker, error) {
-	overlap := o.overlap // the flag's -1 (default) is the chunkers' 0 (default); its 0 is none
-	switch {
-	case overlap < 0:
-		overlap = 0
-	case overlap == 0:
-		overlap = chunkers.NoOverlap
+	overlap := 0 // the flag's -1 (unset) is the chunkers' default
+	if o.overlap >= 0 {
+		overlap = chunkers.ExactOverlap(o.overlap)
 	}
-	switch o.strategy {
-	case "heading":
-		return &chunkers.HeadingAware{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
-	case "fixed":
-		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
-	case "sections":
-		split := o.split
-		if split < 0 {
-			split = chunkers.NoSplit
-		}
-		return &chunkers.Sections{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
-	case "noop":
-		return &chunkers.Noop{Counter: counter}, nil
+	split := o.split
+	if split < 0 {
+		split = chunkers.NoSplit
 	}
-	return nil, fmt.Errorf("unknown strategy %q (known: heading, sections, noop, fixed)", o.strategy)
+	return chunkers.New(o.strategy, chunkers.Options{
+		Config: chunkers.Config{
+			Counter:       counter,
+			Sentences:     sentences,
+			MaxTokens:     o.maxTokens,
+			OverlapTokens: overlap,
+			Context:       chunkers.ContextMode(o.context),
+		},
+		SplitLevel:    split,
+		PackSections:  o.packSections,
+		HeadingChunks: o.headingChunks,
+	})
 }
 
 func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {
@@ -213,6 +318,9 @@ func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, do
 	}
 	fmt.Fprintf(&sb, "blocks: %s\n", tally(blockKinds))
 	fmt.Fprintf(&sb, "chunks: %s; %d tokens in all\n", tally(chunkKinds), total)
+	if o.n != 0 && len(chunks) > 0 {
+		sb.WriteString("columns: position, kind, tokens of embed_text, lines in the file, parent, [context] content\n")
+	}
 	n := o.n
 	if n < 0 || n > len(chunks) {
 		n = len(chunks)
@@ -228,8 +336,15 @@ func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, do
 			kind = fmt.Sprintf("h%d", c.Level)
 		}
 		fmt.Fprintf(&sb, "%4d  %-4s %5d tok  ", c.Position, kind, c.TokenCount)
+		if c.LineStart > 0 {
+			fmt.Fprintf(&sb, "%-9s  ", lineRange(c.LineStart, c.LineEnd))
+		}
 		if c.ParentID != "" {
 			fmt.Fprintf(&sb, "↳ parent %d  ", pos[c.ParentID])
+		}
+		if c.Context != "" {
+			// embed_text is the context, then the content: show both, the context tail first.
+			fmt.Fprintf(&sb, "[%s] ", previewTail(c.Context, 40))
 		}
 		sb.WriteString(preview(c.Content, 64))
 		sb.WriteString("\n")
@@ -256,6 +371,25 @@ func tally(m map[string]int) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// lineRange renders lines a to b as "L12" or "L12-30".
+func lineRange(a, b int) string {
+	if a == b {
+		return "L" + strconv.Itoa(a)
+	}
+	return "L" + strconv.Itoa(a) + "-" + strconv.Itoa(b)
+}
+
+// previewTail returns s on one line, cut to its last n runes at most: the end of a heading
+// path says more than its start.
+func previewTail(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // preview returns s on one line, white space collapsed, cut to at most n runes.

@@ -15,7 +15,8 @@ import (
 const usage = `chunkkit turns documents into retrieval-ready chunks.
 
 Usage:
-  chunkkit chunk FILE [flags]         chunk a document (chunkkit chunk -h for flags)
+  chunkkit chunk FILE|DIR|- ... [flags]
+                                      chunk documents (chunkkit chunk -h for flags)
   chunkkit count [--tokenizer SPEC]   count the tokens of standard input (--jsonl: one per line)
   chunkkit compat doc2mark FILE.json  doc2mark's chunk_content, byte-exact (--config JSON)
   chunkkit bench [flags] [CORPUS]     compare strategies and tokenizers (chunkkit bench -h)
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var err error
 	switch args[0] {
 	case "chunk":
-		err = chunkCmd(ctx, args[1:], stdout, stderr)
+		err = chunkCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "count":
 		err = countCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "compat":

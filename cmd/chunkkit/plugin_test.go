@@ -59,7 +59,7 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 	var counts []int
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		var c struct {
-			Content    string `json:"content"`
+			EmbedText  string `json:"embed_text"` // what TokenCount counts
 			TokenCount int    `json:"token_count"`
 			Kind       string `json:"kind"`
 		}
@@ -67,9 +67,9 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Kind == "body" && c.TokenCount > 96 {
-			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.Content)
+			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.EmbedText)
 		}
-		contents = append(contents, c.Content)
+		contents = append(contents, c.EmbedText)
 		counts = append(counts, c.TokenCount)
 	}
 	want, err := inproc.Count(context.Background(), contents)

@@ -42,6 +42,8 @@ type rule struct {
 const (
 	grpc     = "google.golang.org/grpc"
 	goPlugin = "github.com/hashicorp/go-plugin"
+	// uax29Words is the word segmenter behind sdk/wordbreak.
+	uax29Words = "github.com/clipperhouse/uax29/v2/words"
 )
 
 // rules returns DESIGN.md's import rules. Test files are exempt: a test may run a plugin's
@@ -51,8 +53,16 @@ func rules() []rule {
 		{
 			name:      "sdk packages import only the standard library and sdk, and pull in no RPC stack",
 			packages:  []string{"sdk"},
-			except:    []string{"sdk/serve"},
+			except:    []string{"sdk/serve", "sdk/wordbreak"},
 			allowOnly: []string{"sdk"},
+			forbid:    []string{"sdk/serve", grpc, goPlugin},
+		},
+		// Cutting between words needs UAX #29 word boundaries; a segmenter with no
+		// dependencies of its own is no RPC stack, and it stays behind this one package.
+		{
+			name:      "sdk/wordbreak imports only the UAX #29 word segmenter",
+			packages:  []string{"sdk/wordbreak"},
+			allowOnly: []string{uax29Words},
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
