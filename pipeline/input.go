@@ -84,7 +84,7 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": t
 // forward slashes ("api/fs.md" for docs/api/fs.md under docs, whether docs was given as
 // "docs", "./docs" or an absolute path); a file given by itself gets its base name. Two inputs
 // with the same ID are an error (the second is yielded with it), as is a root that cannot be
-// read or a file given by itself whose format is unknown.
+// read, a directory with no file to chunk, or a file given by itself whose format is unknown.
 func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 	return func(yield func(Input, error) bool) {
 		seen := map[string]string{}
@@ -120,7 +120,7 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 				}
 				continue
 			}
-			stop := false
+			stop, found := false, false
 			walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
 					if !yield(Input{Path: p, ID: p}, err) {
@@ -161,6 +161,7 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 					}
 					in.Format = f
 				}
+				found = true
 				if !emit(in) {
 					stop = true
 					return filepath.SkipAll
@@ -173,8 +174,20 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 			if walkErr != nil && !yield(Input{Path: root, ID: root}, walkErr) {
 				return
 			}
+			if walkErr == nil && !found && !yield(Input{Path: root, ID: root}, fmt.Errorf("%s: no file below it to chunk (known extensions: %s)", root, knownExtensions())) {
+				return
+			}
 		}
 	}
+}
+
+// knownExtensions lists the extensions FormatOf knows: ".md, .markdown, ...".
+func knownExtensions() string {
+	var exts []string
+	for _, f := range formats {
+		exts = append(exts, f.exts...)
+	}
+	return strings.Join(exts, ", ")
 }
 
 // matchAny reports whether a pattern of pats matches rel (patterns with a slash) or name.

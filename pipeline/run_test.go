@@ -64,7 +64,7 @@ func collect(t *testing.T, ctx context.Context, ins iter.Seq2[pipeline.Input, er
 func TestRunYieldsInInputOrderWhateverTheWorkers(t *testing.T) {
 	t.Parallel()
 	ins := docs(60)
-	base := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 32}
+	base := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 32}}
 	want := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: base, Workers: 1})
 	if len(want) != len(ins) {
 		t.Fatalf("got %d results for %d inputs", len(want), len(ins))
@@ -96,7 +96,7 @@ func TestRunReportsInputErrorsInPlaceAndGoesOn(t *testing.T) {
 			yield(pipeline.Input{ID: "bad", Format: pipeline.FormatMarkdown, Data: []byte("a\xffb")}, nil) &&
 			yield(ins[2], nil)
 	}
-	got := collect(t, context.Background(), stream, pipeline.Options{Chunker: &chunkers.HeadingAware{Counter: sdk.Words{}}, Workers: 2})
+	got := collect(t, context.Background(), stream, pipeline.Options{Chunker: &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, Workers: 2})
 	if len(got) != 4 {
 		t.Fatalf("got %d results, want 4", len(got))
 	}
@@ -132,7 +132,7 @@ func TestRunStreams(t *testing.T) {
 		}
 	}
 	n := 0
-	for r := range pipeline.Run(context.Background(), stream, pipeline.Options{Chunker: &chunkers.HeadingAware{Counter: sdk.Words{}}, Workers: 2}) {
+	for r := range pipeline.Run(context.Background(), stream, pipeline.Options{Chunker: &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, Workers: 2}) {
 		if r.Err != nil {
 			t.Fatal(r.Err)
 		}
@@ -162,7 +162,7 @@ func TestRunBoundsTheDocumentsInFlight(t *testing.T) {
 		}
 	}
 	const workers, window = 3, 5
-	for r := range pipeline.Run(context.Background(), stream, pipeline.Options{Chunker: jittery{&chunkers.HeadingAware{Counter: sdk.Words{}}}, Workers: workers, Window: window}) {
+	for r := range pipeline.Run(context.Background(), stream, pipeline.Options{Chunker: jittery{&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}}, Workers: workers, Window: window}) {
 		yielded.Add(1)
 		time.Sleep(50 * time.Microsecond) // a slow writer
 		_ = r
@@ -190,7 +190,7 @@ func (b blocking) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document)
 func TestRunEndsAHungDocumentAtTheTimeout(t *testing.T) {
 	t.Parallel()
 	ins := docs(6)
-	c := blocking{&chunkers.HeadingAware{Counter: sdk.Words{}}, ins[2].ID}
+	c := blocking{&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, ins[2].ID}
 	start := time.Now()
 	got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: c, Workers: 2, Timeout: 50 * time.Millisecond})
 	if time.Since(start) > 5*time.Second {
@@ -213,7 +213,7 @@ func TestRunEndsAHungDocumentAtTheTimeout(t *testing.T) {
 func TestRunStopsWhenTheLoopEndsOrTheContextIsCancelled(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ins := docs(100)
-	c := &chunkers.HeadingAware{Counter: sdk.Words{}}
+	c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
 	n := 0
 	for range pipeline.Run(context.Background(), seq(ins), pipeline.Options{Chunker: c, Workers: 4}) {
 		if n++; n == 3 {
