@@ -101,6 +101,11 @@ func rules() []rule {
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
+			name:     "the pipeline package takes a chunker: it never depends on host, plugins, bench, commands or an RPC stack",
+			packages: []string{"pipeline"},
+			forbid:   []string{"host", "plugins", "bench", "*/cmd", "sdk/serve", grpc, goPlugin},
+		},
+		{
 			name:     "plugins never depend on host or bench",
 			packages: []string{"plugins"},
 			forbid:   []string{"host", "bench"},
