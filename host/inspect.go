@@ -38,21 +38,22 @@ func Inspect(ctx context.Context, path string, args []string, opts Options) (plu
 	}
 	opts.MaxRestarts = -1
 	name := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	s := newSupervisor(Plugin{Name: name, Path: abs, SHA256: sum, Args: slices.Clone(args),
-		Kinds: plugin.Kinds(), Manifest: "(none: host.Inspect)"}, opts.withDefaults())
-	defer s.close()
-	inst, err := s.get(ctx)
-	if err != nil {
-		return plugin.Info{}, err
+	if !validName(name) {
+		name = "plugin"
 	}
+	// A one-plugin catalog, as if a manifest beside the binary listed it with every kind: the
+	// host then starts and checks it exactly as it would a registered plugin.
+	h := New(&Catalog{Plugins: []Plugin{{Name: name, Path: abs, SHA256: sum, Args: slices.Clone(args),
+		Kinds: plugin.Kinds(), Manifest: filepath.Join(filepath.Dir(abs), ManifestName)}}}, opts)
+	defer h.Close()
 	var info plugin.Info
 	var kinds []plugin.Kind
 	var errs []error
 	for _, k := range plugin.Kinds() {
-		got, err := inst.info(ctx, k)
+		got, err := h.Info(ctx, name, k)
 		if err != nil {
 			if ctx.Err() != nil || !errors.Is(err, sdk.ErrUnsupported) {
-				return plugin.Info{}, fmt.Errorf("host: inspect %s: %s Info: %w", path, k, s.callError(ctx, inst, err))
+				return plugin.Info{}, err
 			}
 			errs = append(errs, err)
 			continue
