@@ -120,16 +120,22 @@ func register(ctx context.Context, dir string, paths, newArgs []string, opts Opt
 				p, absDir, sdk.ErrInvalidConfig)
 		}
 		binary := filepath.ToSlash(rel)
-		args := newArgs
-		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 && args == nil {
-			args = entries[i].Args
+		// The binary's old entry, if any, keeps what Info does not tell (its args, unless new
+		// ones are given, and any other field).
+		e := Entry{Binary: binary}
+		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 {
+			e = entries[i]
 		}
-		info, err := Inspect(ctx, abs, args, opts)
+		if newArgs != nil {
+			e.Args = newArgs
+		}
+		info, err := Inspect(ctx, abs, e.Args, opts)
 		if err != nil {
 			return nil, err
 		}
-		entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Name == info.Name || e.Binary == binary })
-		entries = append(entries, Entry{Name: info.Name, Binary: binary, Args: args, Kinds: info.Kinds})
+		e.Name, e.Kinds = info.Name, info.Kinds
+		entries = slices.DeleteFunc(entries, func(old Entry) bool { return old.Name == info.Name || old.Binary == binary })
+		entries = append(entries, e)
 	}
 	if err := BuildManifest(absDir, entries); err != nil {
 		return nil, err
