@@ -134,8 +134,14 @@ func register(ctx context.Context, dir string, paths, newArgs []string, opts Opt
 			return nil, err
 		}
 		e.Name, e.Kinds = info.Name, info.Kinds
-		entries = slices.DeleteFunc(entries, func(old Entry) bool { return old.Name == info.Name || old.Binary == binary })
-		entries = append(entries, e)
+		// In place of the first entry of that binary or name, so the manifest keeps its order.
+		same := func(old Entry) bool { return old.Name == info.Name || old.Binary == binary }
+		if i := slices.IndexFunc(entries, same); i >= 0 {
+			entries[i] = e
+			entries = append(entries[:i+1], slices.DeleteFunc(entries[i+1:], same)...)
+		} else {
+			entries = append(entries, e)
+		}
 	}
 	if err := BuildManifest(absDir, entries); err != nil {
 		return nil, err
