@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -23,7 +24,8 @@ import (
 //
 // An executable that is not a chunkkit plugin fails with an error matching sdk.ErrUnavailable
 // that says why (the handshake went wrong, it exited); one that answers Info on no service, or
-// reports a name a spec cannot use, fails with one matching sdk.ErrBadResponse.
+// reports a name a spec cannot use, fails with one matching sdk.ErrBadResponse; one that
+// reports another protocol major version, with one matching sdk.ErrUnsupported.
 func Inspect(ctx context.Context, path string, args []string, opts Options) (plugin.Info, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -66,6 +68,10 @@ func Inspect(ctx context.Context, path string, args []string, opts Options) (plu
 	if len(kinds) == 0 {
 		return plugin.Info{}, fmt.Errorf("host: inspect %s: it completed the handshake but answers Info on no chunkkit service: %w",
 			path, errors.Join(append([]error{sdk.ErrBadResponse}, errs...)...))
+	}
+	if major, _, _ := strings.Cut(info.ProtocolVersion, "."); major != strconv.Itoa(plugin.ProtocolVersion) {
+		return plugin.Info{}, fmt.Errorf("host: inspect %s: it reports protocol version %q; this host speaks %d.x: %w",
+			path, info.ProtocolVersion, plugin.ProtocolVersion, sdk.ErrUnsupported)
 	}
 	if !validName(info.Name) {
 		return plugin.Info{}, fmt.Errorf("%w: host: inspect %s: Info reports the name %q, which a spec plugin:NAME cannot use (a letter or digit, then letters, digits, '.', '_' or '-')",
