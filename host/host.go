@@ -30,6 +30,8 @@ const (
 	DefaultMinBackoff = 50 * time.Millisecond
 	// DefaultMaxBackoff is the default Options.MaxBackoff.
 	DefaultMaxBackoff = 2 * time.Second
+	// DefaultStopTimeout is the default Options.StopTimeout.
+	DefaultStopTimeout = 2 * time.Second
 )
 
 // Options tune a Host. The zero value means the documented defaults.
@@ -37,10 +39,14 @@ type Options struct {
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
 	// hclog at level Warn on os.Stderr, named "chunkkit-host".
 	Logger hclog.Logger
-	// StartTimeout bounds starting a plugin: exec, checksum and handshake. Zero means
-	// DefaultStartTimeout (10s). A plugin that has not completed the handshake by then is
-	// killed and the start fails.
+	// StartTimeout bounds starting a plugin: checksum, exec, handshake and connection. Zero
+	// means DefaultStartTimeout (10s). A plugin that has not completed the start by then is
+	// killed, with its whole process group, and the start fails.
 	StartTimeout time.Duration
+	// StopTimeout bounds a plugin's graceful shutdown (on Close, or when a process that
+	// missed a call's deadline is replaced): after it the host SIGKILLs the plugin's process
+	// group. Zero means DefaultStopTimeout (2s).
+	StopTimeout time.Duration
 	// MaxRestarts is how many times a plugin may be restarted after failures (crashes, exits,
 	// failed starts) within RestartWindow; one more failure makes it ErrCrashLoop until the
 	// oldest failure leaves the window. Zero means DefaultMaxRestarts (5); a negative value
@@ -62,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.StopTimeout <= 0 {
+		o.StopTimeout = DefaultStopTimeout
 	}
 	switch {
 	case o.MaxRestarts == 0:
@@ -93,8 +102,9 @@ func defaultLogger() hclog.Logger {
 //
 // A Host is safe for concurrent use; concurrent first uses of a plugin start one process.
 type Host struct {
-	cat  *Catalog
-	opts Options
+	cat   *Catalog
+	opts  Options
+	spawn *spawner
 
 	mu     sync.Mutex
 	sups   map[string]*supervisor
@@ -104,7 +114,8 @@ type Host struct {
 // New returns a Host for the plugins of cat (nil means none: only built-in specs work). It
 // starts nothing until a spec names a plugin.
 func New(cat *Catalog, opts Options) *Host {
-	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
+	opts = opts.withDefaults()
+	return &Host{cat: cat, opts: opts, spawn: &spawner{logger: opts.Logger}, sups: make(map[string]*supervisor)}
 }
 
 // Open is Discover followed by New.
@@ -209,6 +220,7 @@ func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
 		return Info{}, s.callError(ctx, inst, err)
@@ -216,8 +228,10 @@ func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
 	return info, nil
 }
 
-// Close stops every plugin process the host started and waits until they have exited and
-// been reaped; a plugin still starting is stopped once its start ends (at most StartTimeout).
+// Close stops every plugin process the host started, with the processes they started in
+// their process groups, and waits until they have exited and been reaped: each gets
+// StopTimeout to shut down gracefully, then its group is SIGKILLed; a start in progress is cut
+// short. It then removes the host's private directory (the plugins' sockets and TMPDIR).
 // Calls in flight fail, and later calls on the host or its counters and splitters fail with
 // ErrClosed. Close is idempotent and always returns nil.
 func (h *Host) Close() error {
@@ -237,6 +251,7 @@ func (h *Host) Close() error {
 		wg.Go(s.close)
 	}
 	wg.Wait()
+	h.spawn.close()
 	return nil
 }
 
@@ -257,7 +272,7 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 	}
 	s := h.sups[name]
 	if s == nil {
-		s = newSupervisor(p, h.opts)
+		s = newSupervisor(p, h.opts, h.spawn)
 		h.sups[name] = s
 	}
 	return s, nil
@@ -273,6 +288,7 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 	if err != nil {
 		return nil, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, sdk.ErrUnsupported) {

@@ -5,9 +5,12 @@
 // Its flags choose a start-up fault: -garbage prints to stdout before the handshake,
 // -cookie serves with a different magic cookie, -sleep waits before serving, -wrong-counts
 // answers Count with one count too few, -grpc-default-limits serves with go-plugin's
-// DefaultGRPCServer (gRPC's 4 MiB receive limit). Texts choose a call fault: a text
-// containing "CRASH" makes the process exit with status 3 inside the call, one containing
-// "HANG" blocks the call forever.
+// DefaultGRPCServer (gRPC's 4 MiB receive limit), -spawn-child starts a child process (this
+// binary again, with -sleeper, which only sleeps) before serving, as an interpreter or a
+// plugin with helpers would. Texts choose a call fault: a text containing "CRASH" makes the
+// process exit with status 3 inside the call, one containing "PANIC" panics inside the call
+// (which the server recovers), one containing "GOPANIC" panics in a goroutine of its own
+// (which kills the process with a goroutine dump), one containing "HANG" blocks the call forever.
 //
 // It serves with go-plugin directly rather than sdk/serve on purpose: without sdk/serve's
 // watch of its parent, the tests see what the host alone guarantees (Pdeathsig, reaping).
@@ -18,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +41,25 @@ func main() {
 	sleep := flag.Duration("sleep", 0, "wait this long before serving")
 	wrongCounts := flag.Bool("wrong-counts", false, "answer Count with len(texts)-1 counts")
 	defaultLimits := flag.Bool("grpc-default-limits", false, "serve with go-plugin's DefaultGRPCServer")
+	spawnChild := flag.Bool("spawn-child", false, "start a child process (-sleeper) before serving")
+	sleeper := flag.Bool("sleeper", false, "only sleep: the child of -spawn-child")
 	flag.Parse()
+
+	if *sleeper {
+		select {}
+	}
+	if *spawnChild {
+		self, err := os.Executable()
+		if err == nil {
+			child := exec.Command(self, "-sleeper")
+			child.Stderr = os.Stderr
+			err = child.Start()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "faulty: starting a child:", err)
+			os.Exit(1)
+		}
+	}
 
 	// go-plugin points os.Stderr at its stdio stream once it serves; keep the real one.
 	stderr := os.Stderr
@@ -98,6 +120,11 @@ func (f *faults) trip(texts []string) {
 		case strings.Contains(t, "CRASH"):
 			fmt.Fprintln(f.stderr, "faulty: crashing on purpose")
 			os.Exit(3)
+		case strings.Contains(t, "GOPANIC"):
+			go func() { panic("faulty: panicking in a goroutine") }()
+			select {}
+		case strings.Contains(t, "PANIC"):
+			panic("faulty: panicking on purpose")
 		case strings.Contains(t, "HANG"):
 			select {}
 		}
