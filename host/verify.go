@@ -92,7 +92,7 @@ func (p Plugin) openChecked() (*checkedBinary, error) {
 	}
 	if sum := hex.EncodeToString(h.Sum(nil)); sum != p.SHA256 {
 		return nil, refuse(plugin.ErrChecksumsDoNotMatch,
-			"binary %s does not match the sha256 in its manifest %s (it has %s, the manifest says %s)",
+			"binary %s does not match the sha256 checksum in its manifest %s (it has %s, the manifest says %s)",
 			p.Path, p.Manifest, sum, p.SHA256)
 	}
 	head := make([]byte, 2)
