@@ -37,7 +37,8 @@ const (
 // Options tune a Host. The zero value means the documented defaults.
 type Options struct {
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
-	// hclog at level Warn on os.Stderr, named "chunkkit-host".
+	// hclog on os.Stderr, named "chunkkit-host", at level Warn or the level $CHUNKKIT_LOG_LEVEL
+	// names (EnvLogLevel: "debug" shows the goroutine dumps of panicking plugins).
 	Logger hclog.Logger
 	// StartTimeout bounds starting a plugin: checksum, exec, handshake and connection. Zero
 	// means DefaultStartTimeout (10s). A plugin that has not completed the start by then is
@@ -92,7 +93,11 @@ func (o Options) withDefaults() Options {
 }
 
 func defaultLogger() hclog.Logger {
-	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: hclog.Warn, Output: os.Stderr})
+	level := hclog.LevelFromString(os.Getenv(EnvLogLevel))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: level, Output: os.Stderr})
 }
 
 // Host starts and supervises the plugins of a Catalog and hands out counters and splitters

@@ -514,6 +514,17 @@ func TestTheDefaultLoggerLogsWarningsAndAbove(t *testing.T) {
 	}
 }
 
+func TestTheDefaultLoggerTakesItsLevelFromTheEnvironment(t *testing.T) {
+	t.Setenv(EnvLogLevel, "debug")
+	if got := (Options{}).withDefaults().Logger.GetLevel(); got != hclog.Debug {
+		t.Errorf("default log level with %s=debug is %v, want %v", EnvLogLevel, got, hclog.Debug)
+	}
+	t.Setenv(EnvLogLevel, "loud")
+	if got := (Options{}).withDefaults().Logger.GetLevel(); got != hclog.Warn {
+		t.Errorf("default log level with %s=loud is %v, want %v", EnvLogLevel, got, hclog.Warn)
+	}
+}
+
 func TestBackoffDoublesFromMinToMax(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond

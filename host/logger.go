@@ -8,6 +8,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
+// EnvLogLevel names the environment variable that sets the level of a Host's default logger
+// (Options.Logger nil): trace, debug, info, warn (the default), error or off. At debug it
+// shows what the host keeps out of the warning log, such as a panicking plugin's goroutine
+// dump.
+const EnvLogLevel = "CHUNKKIT_LOG_LEVEL"
+
 // pluginLogger is the logger the host gives go-plugin for one plugin process. It keeps what
 // the host reports itself, in the error a caller gets, out of the warning log (a command's
 // standard error), at debug level instead:

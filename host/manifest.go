@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -156,10 +157,8 @@ func manifestWriters(file string, f *os.File) error {
 		return &ManifestError{File: file, Problem: "cannot read: " + err.Error(), Err: err}
 	}
 	check := func(path string, fi os.FileInfo, owned bool) error {
-		if err := othersCannotWrite("", path, fi, owned); err != nil {
-			_, problem, _ := strings.Cut(err.Error(), ": ") // drop the "host: plugin" prefix
-			_, problem, _ = strings.Cut(problem, ": ")
-			return &ManifestError{File: file, Problem: problem, Err: errors.Unwrap(err)}
+		if problem := othersCanWrite(path, fi, owned); problem != "" {
+			return &ManifestError{File: file, Problem: problem, Err: fs.ErrPermission}
 		}
 		return nil
 	}

@@ -490,7 +490,7 @@ func (s *supervisor) retire(inst *instance, why string) {
 	idle := inst.inflight == 0
 	s.mu.Unlock()
 	if first {
-		s.logger.Warn("replacing the plugin process", "reason", why)
+		s.logger.Info("replacing the plugin process", "reason", why)
 		s.failed(inst, why+inst.stderr.note())
 	}
 	if idle {

@@ -71,16 +71,16 @@ func (p Plugin) openChecked() (*checkedBinary, error) {
 			"a plugin folder must hold its binaries so that it can be copied whole: copy the binary into it instead of linking to it",
 			p.Path, real, folder, p.Manifest)
 	}
-	if err := othersCannotWrite(p.Name, real, fi, true); err != nil {
-		return nil, err
+	if problem := othersCanWrite(real, fi, true); problem != "" {
+		return nil, refuse(fs.ErrPermission, "%s", problem)
 	}
 	for d := filepath.Dir(real); ; d = filepath.Dir(d) {
 		di, err := os.Stat(d)
 		if err != nil {
 			return nil, refuse(err, "folder %s: %v", d, err)
 		}
-		if err := othersCannotWrite(p.Name, d, di, within(folder, d)); err != nil {
-			return nil, err
+		if problem := othersCanWrite(d, di, within(folder, d)); problem != "" {
+			return nil, refuse(fs.ErrPermission, "%s", problem)
 		}
 		if d == filepath.Dir(d) {
 			break
@@ -107,30 +107,30 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// othersCannotWrite refuses a file or folder that users other than the current one and root
-// can write to: by its mode (group or world writable; a sticky folder such as /tmp is allowed
-// above the plugin folder, since others cannot rename what they do not own there) and, when
-// owned is set (the plugin's own folder, its binary, its manifest), by its owner, who can
-// always change the mode.
-func othersCannotWrite(name, path string, fi fs.FileInfo, owned bool) error {
+// othersCanWrite says why users other than the current one and root can write to a file or
+// folder, or returns "" if they cannot: by its mode (group or world writable; a sticky folder
+// such as /tmp is allowed above the plugin folder, since others cannot rename what they do not
+// own there) and, when owned is set (the plugin's own folder, its binary, its manifest), by
+// its owner, who can always change the mode. The text says how to fix it.
+func othersCanWrite(path string, fi fs.FileInfo, owned bool) string {
 	mode := fi.Mode()
 	sticky := mode&fs.ModeSticky != 0 && mode.IsDir()
+	what := "binary"
+	switch {
+	case mode.IsDir():
+		what = "folder"
+	case strings.HasSuffix(path, ".json"):
+		what = "manifest"
+	}
 	if mode.Perm()&0o022 != 0 && (owned || !sticky) {
-		what := "binary"
-		switch {
-		case mode.IsDir():
-			what = "folder"
-		case strings.HasSuffix(path, ".json"):
-			what = "manifest"
-		}
-		return &refusal{msg: fmt.Sprintf("host: plugin %q: %s %s is writable by other users (mode %s), so anyone of them could change the plugin; run: chmod go-w %s",
-			name, what, path, mode.Perm(), path), err: fs.ErrPermission}
+		return fmt.Sprintf("%s %s is writable by other users (mode %s), so any of them could change what runs; run: chmod go-w %s",
+			what, path, mode.Perm(), path)
 	}
 	if owned {
 		if uid, ok := fileOwner(fi); ok && uid != os.Geteuid() && uid != 0 {
-			return &refusal{msg: fmt.Sprintf("host: plugin %q: %s is owned by uid %d, neither you (uid %d) nor root, who alone may own a plugin's files; run: chown %d %s",
-				name, path, uid, os.Geteuid(), os.Geteuid(), path), err: fs.ErrPermission}
+			return fmt.Sprintf("%s %s is owned by uid %d, neither you (uid %d) nor root, so its owner could change what runs; "+
+				"use a copy of your own, or have root chown it", what, path, uid, os.Geteuid())
 		}
 	}
-	return nil
+	return ""
 }
