@@ -439,6 +439,10 @@ func TestAKilledHostTakesItsPluginsChildrenDown(t *testing.T) {
 			if procs := processesOf(bin); len(procs) < 1 {
 				t.Fatalf("no process of %s running; helper stderr:\n%s", bin, stderr.String())
 			}
+			pattern := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-*", hostDirPrefix, helper.Process.Pid))
+			if m, _ := filepath.Glob(pattern); len(m) != 1 {
+				t.Fatalf("the helper host's private directory: %v, want one match of %s", m, pattern)
+			}
 			if err := helper.Process.Kill(); err != nil {
 				t.Fatal(err)
 			}
@@ -449,6 +453,15 @@ func TestAKilledHostTakesItsPluginsChildrenDown(t *testing.T) {
 			}
 			if left := running(bin); len(left) > 0 {
 				t.Errorf("3s after its host was SIGKILLed, processes of the plugin remain: %v", left)
+			}
+			// The watchdog also removed the dead host's private directory.
+			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if m, _ := filepath.Glob(pattern); len(m) == 0 {
+					break
+				}
+			}
+			if m, _ := filepath.Glob(pattern); len(m) > 0 {
+				t.Errorf("3s after its host was SIGKILLed, its private directory remains: %v", m)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -17,7 +18,8 @@ import (
 // plugins and every process they started in their groups) and removes the host's private
 // directory ($1). It ignores the signals a terminal sends, so Ctrl-C leaves the cleanup to
 // the host.
-const watchdogScript = `trap '' INT TERM HUP QUIT
+const watchdogScript = `# chunkkit host watchdog: kills the host's plugins' process groups when the host is gone.
+trap '' INT TERM HUP QUIT
 groups=
 while read -r op pg; do
 	case $op in
@@ -36,13 +38,18 @@ type watchdog struct {
 	cmd *exec.Cmd
 }
 
-// startWatchdog starts a watchdog that removes dir once the host is gone.
+// startWatchdog starts a watchdog that removes dir once the host is gone. Its script is a
+// file in dir, so that ps shows what it is.
 func startWatchdog(dir string) (*watchdog, error) {
+	script := filepath.Join(dir, "watchdog.sh")
+	if err := os.WriteFile(script, []byte(watchdogScript), 0o600); err != nil {
+		return nil, err
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "chunkkit-watchdog", dir)
+	cmd := exec.Command("/bin/sh", script, dir)
 	cmd.Stdin = r
 	// A group of its own: a terminal's signals go to the host's group, not to it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
