@@ -3,8 +3,10 @@
 package host
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -43,4 +45,33 @@ func awaitExit(pid int) {
 			return
 		}
 	}
+}
+
+// groupGone reports whether no process of the process group pgid is still running. Zombies
+// do not count: a child killed with its parent is reparented to init, which reaps it when it
+// does (some container inits never do).
+func groupGone(pgid int) bool {
+	if pgid <= 0 || syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return true
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	want := []byte(strconv.Itoa(pgid))
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+		fields := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+		if len(fields) >= 3 && bytes.Equal(fields[2], want) && !bytes.Equal(fields[0], []byte("Z")) {
+			return false
+		}
+	}
+	return true
 }

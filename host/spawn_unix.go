@@ -29,8 +29,3 @@ func alivePID(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || err == syscall.EPERM
 }
-
-// groupGone reports whether no process of the process group pgid is left, zombies included.
-func groupGone(pgid int) bool {
-	return pgid <= 0 || syscall.Kill(-pgid, 0) == syscall.ESRCH
-}
