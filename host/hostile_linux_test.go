@@ -74,6 +74,20 @@ func closeWithin(t *testing.T, h *Host, d time.Duration, bin string) {
 	}
 }
 
+// stopProcess SIGSTOPs pid and waits until the kernel has stopped it.
+func stopProcess(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if _, state, _ := procStat(pid); state == "T" {
+			return
+		}
+	}
+	t.Fatalf("process %d not stopped 2s after SIGSTOP", pid)
+}
+
 func TestCloseIsBoundedWhenAPluginStopsAnswering(t *testing.T) {
 	dir, bin := setup(t)
 	checkLeaks(t, bin)
@@ -82,12 +96,14 @@ func TestCloseIsBoundedWhenAPluginStopsAnswering(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := pluginPID(h, "faulty")
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, pid)
 	defer syscall.Kill(pid, syscall.SIGCONT)
 	// The default graceful shutdown is 2 s, then SIGKILL.
+	start := time.Now()
 	closeWithin(t, h, 4*time.Second, bin)
+	if took := time.Since(start); took < DefaultStopTimeout {
+		t.Errorf("Close took %v, less than the graceful %v: the plugin was not stopped", took, DefaultStopTimeout)
+	}
 	if alive(pid) {
 		t.Errorf("stopped plugin %d still alive after Close", pid)
 	}
@@ -105,14 +121,7 @@ func TestAPluginThatMissesADeadlineIsReplaced(t *testing.T) {
 			wantErr(t, err, []error{context.DeadlineExceeded}, `plugin "faulty"`, "deadline", "replaced")
 		}},
 		{"a stopped process", func(t *testing.T, tc sdk.TokenCounter, pid int) {
-			if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-				t.Fatal(err)
-			}
-			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-				if _, state, _ := procStat(pid); state == "T" {
-					break
-				}
-			}
+			stopProcess(t, pid)
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			_, err := tc.Count(ctx, []string{"fine"})
