@@ -28,6 +28,7 @@ func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	counts, err := inst.tokenizer.WithModel(c.model).Count(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
@@ -41,6 +42,7 @@ func (c *pluginCounter) Boundaries(ctx context.Context, texts []string) ([][]int
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	bounds, err := inst.tokenizer.WithModel(c.model).Boundaries(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
@@ -69,6 +71,7 @@ func (c *pluginSplitter) Split(ctx context.Context, texts []string) ([][]int, er
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	bounds, err := inst.sentence.WithModel(c.model).Split(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
