@@ -30,7 +30,8 @@ type Retained interface {
 // clients have it (protocol 1.1); in-process counters need not, since nothing is sent. Use
 // RetainBoundaries, which falls back to Boundaries and Count for any other counter.
 type Retainer interface {
-	TokenCounter
+	Count(ctx context.Context, texts []string) ([]int, error)
+	Boundaries(ctx context.Context, texts []string) ([][]int, error)
 	RetainBoundaries(ctx context.Context, texts []string) ([][]int, Retained, error)
 }
 
