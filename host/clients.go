@@ -94,6 +94,10 @@ func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([
 	}
 	tc := inst.tokenizer.WithModel(c.model)
 	bounds, kept, err := tc.RetainBoundaries(ctx, texts)
+	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
+		err = c.s.callError(ctx, inst, err)
+	}
+	c.s.release(inst)
 	if errors.Is(err, pluginclient.ErrNotRetained) {
 		bounds, err := c.Boundaries(ctx, texts)
 		if err != nil {
@@ -102,7 +106,7 @@ func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([
 		return bounds, sdk.CountingRetained{Counter: c, Texts: texts}, nil
 	}
 	if err != nil {
-		return nil, nil, c.s.callError(ctx, inst, err)
+		return nil, nil, err
 	}
 	return bounds, &pluginRetained{c: c, inst: inst, kept: kept, texts: texts}, nil
 }
@@ -124,14 +128,19 @@ func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) (
 		return nil, err
 	}
 	if inst != r.inst {
+		r.c.s.release(inst)
 		return fallback.CountPieces(ctx, items)
 	}
 	counts, err := inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, items)
+	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
+		err = r.c.s.callError(ctx, inst, err)
+	}
+	r.c.s.release(inst)
 	if errors.Is(err, pluginclient.ErrNotRetained) {
 		return fallback.CountPieces(ctx, items)
 	}
 	if err != nil {
-		return nil, r.c.s.callError(ctx, inst, err)
+		return nil, err
 	}
 	return counts, nil
 }
