@@ -55,7 +55,7 @@ func TestInspectExplainsWhatIsNotAPlugin(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"one that writes to stdout before the handshake", []string{"-garbage"}, []string{"failed the handshake", "hello from faulty"}},
+		{"one that writes to stdout before the handshake", []string{"-garbage"}, []string{"wrote to stdout before the handshake", "hello from faulty"}},
 		{"one that reports a name no spec can use", []string{"-name", "no spaces"}, []string{`reports the name "no spaces"`}},
 	}
 	for _, tt := range tests {
