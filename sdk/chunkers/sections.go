@@ -144,10 +144,8 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	starts := func(b sdk.Block) bool { return b.Level <= split }
 	secs := headingSections(l, starts)
 	cx := newContexter(l, s.contextMode(ContextTitlePath), maxTokens)
-	for i := range doc.Blocks {
-		l.reserve[i] = cx.reserve(secs.path(i))
-	}
-	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true}
+	secs.reserve(l, cx)
+	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true, overlap: overlap > 0}
 	units, err := sp.units(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
