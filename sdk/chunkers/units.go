@@ -53,7 +53,7 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 
 // The levels at which an oversized block is cut, coarsest first.
 const (
-	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges) or follow a sentence end
+	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges), follow a sentence end, or end a paragraph-per-line text
 	cutSentences        // at sentence ends
 	cutWords            // at word starts (UAX #29), punctuation staying with the word before
 	cutSegments         // at every UAX #29 boundary, so that a word leaves its punctuation
@@ -186,6 +186,7 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 	switch level {
 	case cutLines:
 		linkDefs, _ := s.l.doc.Blocks[i].Attrs["link_definitions"].(bool)
+		linkDefs = linkDefs || paragraphLines(s.l.doc.Blocks[i].Text)
 		for off := a; ; {
 			nl := strings.IndexByte(text[off:b], '\n')
 			if nl < 0 {
@@ -214,6 +215,13 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 		}
 	}
 	return out
+}
+
+// paragraphLines reports whether text is made of long lines, 200 bytes or more on average:
+// text that puts a paragraph on each line, whose every line end is a place to cut.
+func paragraphLines(text string) bool {
+	n := strings.Count(strings.TrimSpace(text), "\n")
+	return n > 0 && len(text)/(n+1) >= 200
 }
 
 // endsSentence reports whether s, the text before a line break, ends with a sentence's final
