@@ -53,20 +53,26 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 
 // The levels at which an oversized block is cut, coarsest first.
 const (
-	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges), follow a sentence end, or end a paragraph-per-line text
-	cutSentences        // at sentence ends
-	cutWords            // at word starts (UAX #29), punctuation staying with the word before
-	cutSegments         // at every UAX #29 boundary, so that a word leaves its punctuation
-	cutTokens           // at token boundaries, inside a word over the budget only
+	// cutLines cuts at line starts that begin an item (list items, link definitions,
+	// badges), that follow a sentence end, and at every line start of paragraph-per-line text.
+	cutLines = iota
+	// cutSentences cuts at sentence ends.
+	cutSentences
+	// cutWords cuts at UAX #29 word starts, punctuation staying with the word before.
+	cutWords
+	// cutSegments cuts at every UAX #29 boundary, so that a word leaves its punctuation.
+	cutSegments
+	// cutTokens cuts at token boundaries: inside a word over the budget only.
+	cutTokens
 )
 
 // units returns, per block, the units of its text: the whole block when it fits; rows or lines
 // for a table or code block that does not; item lines, sentences, words and, inside a word
 // over the budget, token windows for other blocks. The prose blocks go to the sentence
 // splitter in one call — all of them when chunks overlap, so that overlaps can start at
-// sentences, else those that do not fit — and the layout keeps their ends.
-// A block that is only comments and anchors is joined to the unit of a neighbouring
-// block (the next first) when the two fit together.
+// sentences, else those that do not fit — and the layout keeps their ends. A block that is
+// only comments and anchors is joined to the unit of a neighbouring block (the next first)
+// when the two fit together.
 func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 	l := s.l
 	blocks := l.doc.Blocks
