@@ -160,7 +160,7 @@ func (l *layout) wordStartNear(from, a int) int {
 		return from
 	}
 	text := l.canon.Text
-	for p := a; p > a-nearWords; {
+	for p := a; p > max(from, a-nearWords); {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
 		if unicode.IsSpace(r) {
 			next, _ := utf8.DecodeRuneInString(text[p:])
