@@ -3,6 +3,7 @@ package chunkers_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,5 +303,35 @@ func TestBlocksOfLinesAreCutAtLineEnds(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestReSplitSectionChunksKeepTheHeadingTree(t *testing.T) {
+	t.Parallel()
+	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
+		heading(1, "Guide"), para(words(9, "abc")), heading(2, "Install"), para(words(9, "def")), heading(3, "Deep"), para(words(9, "ghi")),
+	}}
+	counter := skewed{} // counts one more than its boundaries say for texts over 20 bytes
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}}
+	chunks, err := h.Chunk(context.Background(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conformance.CheckChunks(context.Background(), doc, req, chunks, conformance.OptionsFor(h, counter)); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]sdk.Chunk{}
+	for _, c := range chunks {
+		byID[c.ID] = c
+		if c.ParentID == "" {
+			if len(c.SectionPath) > 1 {
+				t.Errorf("chunk %d in %q has no parent", c.Position, c.SectionPath)
+			}
+			continue
+		}
+		p := byID[c.ParentID].SectionPath
+		if len(p) > len(c.SectionPath) || !slices.Equal(p, c.SectionPath[:len(p)]) {
+			t.Errorf("chunk %d in %q has parent %s in %q, not an enclosing section", c.Position, c.SectionPath, c.ParentID, p)
+		}
 	}
 }
