@@ -163,9 +163,9 @@ type Request struct {
 }
 
 // Stamp sets the identity fields every chunk carries: ID, Position, tenant, corpus, document
-// and ACL labels, and ContentHash from EmbedText; an empty EmbedText is first set to
-// JoinContext(Context, Content). Chunkers call it once on their final, ordered output, after
-// TokenCount, which counts EmbedText.
+// and ACL labels, ContentHash from EmbedText (an empty EmbedText is first set to
+// JoinContext(Context, Content)), and where each chunk comes from (see Provenance). Chunkers
+// call it once on their final, ordered output, after TokenCount, which counts EmbedText.
 func Stamp(chunks []Chunk, req Request, doc *Document) {
 	tenant, corpus := req.TenantID, req.CorpusID
 	if tenant == "" {
@@ -187,4 +187,5 @@ func Stamp(chunks []Chunk, req Request, doc *Document) {
 		}
 		c.ContentHash = ContentHash(c.EmbedText)
 	}
+	Provenance(chunks, doc)
 }
