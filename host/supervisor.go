@@ -402,7 +402,13 @@ func (s *supervisor) callError(ctx context.Context, inst *instance, err error) e
 	if s.isClosed() {
 		return &hostError{msg: fmt.Sprintf("host: plugin %q: the host was closed: %v", p.Name, err), errs: []error{ErrClosed}}
 	}
-	switch ctx.Err() {
+	ctxErr := ctx.Err()
+	if dl, ok := ctx.Deadline(); ok && ctxErr == nil && !time.Now().Before(dl) {
+		// gRPC ends a call at the context's deadline by its own timer, which may fire a
+		// moment before the context's: the deadline has passed all the same.
+		ctxErr = context.DeadlineExceeded
+	}
+	switch ctxErr {
 	case context.Canceled:
 		return err // the caller cancelled: the plugin may well be fine
 	case context.DeadlineExceeded:
