@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,6 +170,54 @@ func TestTextThatIsNotUTF8IsCountedNotRefused(t *testing.T) {
 			}
 			if counts[i] == 0 && (tc.keepsFFFD || !sdk.IsBlank(strings.ToValidUTF8(text, " "))) {
 				t.Errorf("%s: %q: no tokens", tc.spec, text)
+			}
+		}
+	}
+}
+
+func TestRandomBytesAreCountedAsTheGoCountersCountThem(t *testing.T) {
+	h, _ := newHost(t)
+	// Texts spliced from fragments that stress the UTF-8 repair: truncated, overlong and
+	// surrogate sequences, stray continuation bytes, multi-byte characters, spaces, letters.
+	fragments := []string{"a", "Z", " ", "  ", "\n", "é", "日", "👍", "\u200d", "<|endoftext|>", "\x80", "\xbf",
+		"\xc3", "\xe2\x82", "\xf0\x9f", "\xf0\x9f\x98", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\xfe", "12", "'s"}
+	rng := rand.New(rand.NewPCG(12, 2026))
+	texts := make([]string, 400)
+	for i := range texts {
+		var b strings.Builder
+		for range 1 + rng.IntN(24) {
+			b.WriteString(fragments[rng.IntN(len(fragments))])
+		}
+		texts[i] = b.String()
+	}
+	ref, err := tiktoken.New("cl100k_base", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := h.TokenCounter(t.Context(), "plugin:node-gpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosttest.SameCounts(t, ref, node, texts)
+	for _, spec := range []string{"plugin:py-sentencepiece:docs-unigram", "plugin:py-sentencepiece:docs-bpe"} {
+		py, err := h.TokenCounter(t.Context(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := py.Count(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds, err := py.Boundaries(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+		for i := range texts {
+			if len(bounds[i]) != counts[i] {
+				t.Errorf("%s: %q: Count = %d but %d boundaries", spec, texts[i], counts[i], len(bounds[i]))
 			}
 		}
 	}
