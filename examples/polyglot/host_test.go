@@ -2,8 +2,8 @@ package polyglot
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -223,6 +223,62 @@ func TestRandomBytesAreCountedAsTheGoCountersCountThem(t *testing.T) {
 	}
 }
 
+func TestABadModelFileIsAnErrorThatSaysWhich(t *testing.T) {
+	need(t)
+	scratch := t.TempDir()
+	corrupt := filepath.Join(scratch, "corrupt.model")
+	if err := os.WriteFile(corrupt, []byte("not a SentencePiece model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, pyPlugin, "main.py")
+	sum, err := host.FileSHA256(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		arg, spec string
+		want      error
+		says      string
+	}{
+		{"corrupt=" + corrupt, "plugin:pybad:corrupt", sdk.ErrInvalidConfig, "cannot load " + corrupt},
+		{"missing=" + filepath.Join(scratch, "missing.model"), "plugin:pybad", sdk.ErrUnavailable, "no file " + filepath.Join(scratch, "missing.model")},
+	} {
+		h := hostFor(t, host.Entry{Name: "pybad", Binary: script, SHA256: sum, Args: []string{tc.arg}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}})
+		_, err := h.TokenCounter(t.Context(), tc.spec)
+		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("TokenCounter(%q) with %s = %v; want an error matching %v that says %q", tc.spec, tc.arg, err, tc.want, tc.says)
+		}
+	}
+}
+
+// hostFor returns a host whose only manifest, in a directory of its own, lists e; e.Binary may
+// be absolute (it is written relative to that directory).
+func hostFor(t *testing.T, e host.Entry) *host.Host {
+	t.Helper()
+	mdir := t.TempDir()
+	if filepath.IsAbs(e.Binary) {
+		rel, err := filepath.Rel(mdir, e.Binary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Binary = filepath.ToSlash(rel)
+	}
+	data, err := json.Marshal(map[string]any{"version": 1, "plugins": []host.Entry{e}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mdir, "test.plugins.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := host.Load(mdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
 func TestAPluginWhoseChecksumDiffersIsRefused(t *testing.T) {
 	need(t)
 	cat, err := host.Load(dir)
@@ -236,22 +292,7 @@ func TestAPluginWhoseChecksumDiffersIsRefused(t *testing.T) {
 		}
 	}
 	// A manifest elsewhere that names the same script with another checksum.
-	other := t.TempDir()
-	rel, err := filepath.Rel(other, filepath.Join(dir, nodePlugin, "main.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest := fmt.Sprintf(`{"version": 1, "plugins": [{"name": "tampered", "binary": %q, "sha256": "%s", "kinds": ["tokenizer"]}]}`,
-		filepath.ToSlash(rel), strings.Repeat("0", 64))
-	if err := os.WriteFile(filepath.Join(other, "tampered.plugins.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tcat, err := host.Load(other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(tcat, host.Options{Logger: hclog.NewNullLogger()})
-	defer h.Close()
+	h := hostFor(t, host.Entry{Name: "tampered", Binary: filepath.Join(dir, nodePlugin, "main.mjs"), SHA256: strings.Repeat("0", 64), Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}})
 	if _, err := h.TokenCounter(t.Context(), "plugin:tampered"); !errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 		t.Errorf("TokenCounter with a wrong checksum = %v, want plugin.ErrChecksumsDoNotMatch", err)
 	}

@@ -96,28 +96,37 @@ def snap_up(b, e):
 
 
 class Models:
+    """The models of the command line, each loaded on first use (the host waits for the
+    handshake only so long, so nothing heavy happens before it) and then kept."""
+
     def __init__(self, args):
-        self.models = {}
+        self.paths, self.loaded, self.lock = {}, {}, threading.Lock()
         for arg in args:
             name, sep, path = arg.partition("=")
             if not sep or not name or not path:
                 raise SystemExit(f"{NAME}: argument {arg!r}: want NAME=PATH.model")
             path = os.path.join(HERE, path)  # an absolute path stays as it is
-            try:
-                self.models[name] = sentencepiece.SentencePieceProcessor(model_file=path)
-            except (OSError, RuntimeError) as err:
-                raise SystemExit(f"{NAME}: model {name!r}: cannot load {path}: {err}")
-            log("info", "loaded model", model=name, path=path, pieces=self.models[name].get_piece_size())
-        if not self.models:
+            if not os.path.isfile(path):
+                raise SystemExit(f"{NAME}: model {name!r}: no file {path}")
+            self.paths[name] = path
+        if not self.paths:
             raise SystemExit(f"{NAME}: no models; arguments are NAME=PATH.model ...")
-        self.names = list(self.models)
+        self.names = list(self.paths)
 
     def get(self, name, context):
-        sp = self.models.get(name or self.names[0])
-        if sp is None:
+        name = name or self.names[0]
+        if name not in self.paths:
             context.abort(grpc.StatusCode.NOT_FOUND,
                           f"{NAME}: model {name!r} is not served; this plugin serves {', '.join(self.names)}")
-        return sp
+        with self.lock:
+            if name not in self.loaded:
+                try:
+                    self.loaded[name] = sentencepiece.SentencePieceProcessor(model_file=self.paths[name])
+                except (OSError, RuntimeError) as err:
+                    context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"{NAME}: model {name!r}: cannot load {self.paths[name]}: {err}")
+                log("info", "loaded model", model=name, path=self.paths[name], pieces=self.loaded[name].get_piece_size())
+            return self.loaded[name]
 
     def count(self, sp, b):
         return len(sp.encode(decode(b)[0], out_type=int)) if b else 0
