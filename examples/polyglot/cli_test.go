@@ -44,6 +44,7 @@ func withoutPluginDir(env []string) []string {
 func TestTheCLIRunsTheConformanceKitOverEachPlugin(t *testing.T) {
 	for _, spec := range []string{"plugin:node-gpt:cl100k_base", "plugin:py-sentencepiece:docs-unigram", "plugin:py-sentencepiece:docs-bpe"} {
 		t.Run(spec, func(t *testing.T) {
+			t.Parallel()
 			stdout, stderr, code := chunkkit(t, "conformance", "--tokenizer", spec)
 			if code != 0 {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
