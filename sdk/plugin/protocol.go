@@ -1,8 +1,8 @@
 package plugin
 
 // ProtocolVersion is the go-plugin application protocol version of chunkkit plugins: the
-// major version of tokenizer.proto and sentence.proto (a test in each protocol package checks
-// that they agree). A host and a plugin negotiate the highest version both speak.
+// major version of tokenizer.proto and sentence.proto (internal/pluginclient's tests check that
+// they agree). A host and a plugin negotiate the highest version both speak.
 const ProtocolVersion = 1
 
 // The handshake cookie. A host passes MagicCookieKey=MagicCookieValue in the environment of
