@@ -161,11 +161,19 @@ class Tokenizer(tokenizer_pb2_grpc.TokenizerServicer):
 
     def Count(self, request, context):
         sp = self.m.get(request.model, context)
-        return tokenizer_pb2.CountResponse(counts=[self.m.count(sp, b) for b in request.texts])
+        return tokenizer_pb2.CountResponse(counts=[self.m.count(sp, b) for b in live(request.texts, context)])
 
     def Boundaries(self, request, context):
         sp = self.m.get(request.model, context)
-        return tokenizer_pb2.BoundariesResponse(ends=[common_pb2.Ends(ends=self.m.ends(sp, b)) for b in request.texts])
+        return tokenizer_pb2.BoundariesResponse(ends=[common_pb2.Ends(ends=self.m.ends(sp, b)) for b in live(request.texts, context)])
+
+
+def live(texts, context):
+    """Yields texts while the call lasts: a call the host cancelled stops between two texts."""
+    for b in texts:
+        if not context.is_active():
+            context.abort(grpc.StatusCode.CANCELLED, f"{NAME}: the call was cancelled")
+        yield b
 
 
 class Health(health_pb2_grpc.HealthServicer):
