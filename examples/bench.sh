@@ -3,7 +3,8 @@
 #   - round trip of one Count call of a short text: node-gpt, py-sentencepiece and the Go
 #     tiktoken plugin, p50 and p99 (examples/polyglot BenchmarkRoundTrip);
 #   - counting ~4 MB of real English, cl100k_base: node-gpt through the host, the Go tiktoken
-#     plugin, and gpt-tokenizer called in-process from Node.js (examples/node-gpt/bench.mjs).
+#     plugin, and gpt-tokenizer called in-process from Node.js (examples/node-gpt/bench.mjs);
+#     py-sentencepiece's docs-bpe model on the same text, for scale.
 # Usage: examples/bench.sh [OUTDIR]   (default bench/out/examples; COUNT=10 by default)
 # The corpus is built outside the repository with ../shared/tools/build-corpus.sh, once.
 set -euo pipefail

@@ -47,7 +47,8 @@ func BenchmarkRoundTrip(b *testing.B) {
 }
 
 // BenchmarkCount counts ~4 MB of real English in one call (the host splits it into 3 MiB
-// requests), through node-gpt and through the Go tiktoken plugin, as bench's BenchmarkCount
+// requests), through node-gpt, the Go tiktoken plugin and py-sentencepiece (its Llama-style
+// model, for scale: another tokenizer), as bench's BenchmarkCount
 // does: the English files of $CHUNKKIT_CORPUS (../shared/tools/build-corpus.sh) in manifest
 // order until 4,000,000 bytes. Without $CHUNKKIT_CORPUS it skips.
 func BenchmarkCount(b *testing.B) {
@@ -56,8 +57,13 @@ func BenchmarkCount(b *testing.B) {
 	for _, backend := range []struct{ name, spec string }{
 		{"node-gpt-plugin", "plugin:node-gpt:cl100k_base"},
 		{"tiktoken-plugin", "tiktoken:cl100k_base"},
+		{"py-sentencepiece-plugin", "plugin:py-sentencepiece:docs-bpe"},
 	} {
-		b.Run("backend="+backend.name+"/enc=cl100k_base", func(b *testing.B) {
+		enc := "cl100k_base"
+		if strings.HasPrefix(backend.name, "py-") {
+			enc = "docs-bpe"
+		}
+		b.Run("backend="+backend.name+"/enc="+enc, func(b *testing.B) {
 			tc, err := h.TokenCounter(b.Context(), backend.spec)
 			if err != nil {
 				b.Fatal(err)
