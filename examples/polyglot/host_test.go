@@ -224,6 +224,36 @@ func TestRandomBytesAreCountedAsTheGoCountersCountThem(t *testing.T) {
 	}
 }
 
+func TestATextOverGRPCsDefaultLimitIsCounted(t *testing.T) {
+	h, _ := newHost(t)
+	// 4.5 MB in one text: the host sends it alone, over gRPC's 4 MiB default receive limit.
+	big := strings.Repeat("Sentences of words, 12 of them. ", 140_000)
+	want, err := tiktoken.New("cl100k_base", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCounts, err := want.Count(t.Context(), []string{big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []string{"plugin:node-gpt", "plugin:py-sentencepiece:docs-bpe"} {
+		tc, err := h.TokenCounter(t.Context(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := tc.Count(t.Context(), []string{big})
+		if err != nil {
+			t.Fatalf("%s: Count of %d bytes: %v", spec, len(big), err)
+		}
+		if spec == "plugin:node-gpt" && counts[0] != wantCounts[0] {
+			t.Errorf("%s: Count of %d bytes = %d, tiktoken says %d", spec, len(big), counts[0], wantCounts[0])
+		}
+		if counts[0] < len(big)/10 {
+			t.Errorf("%s: Count of %d bytes = %d", spec, len(big), counts[0])
+		}
+	}
+}
+
 func TestABadModelFileIsAnErrorThatSaysWhich(t *testing.T) {
 	need(t)
 	scratch := t.TempDir()
