@@ -18,6 +18,7 @@ import json
 import os
 import queue
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -292,6 +293,14 @@ def main():
         sys.stderr.write(f"{NAME}: cannot listen on the Unix socket {socket} (a path longer than 107 bytes does not fit)\n")
         return 1
     server.start()
+    group = os.environ.get("PLUGIN_UNIX_SOCKET_GROUP")
+    if group:  # the socket's group, by name or id, may connect too
+        try:
+            shutil.chown(socket, group=int(group) if group.isdigit() else group)
+            os.chmod(socket, 0o660)
+        except (LookupError, OSError) as err:
+            sys.stderr.write(f"{NAME}: PLUGIN_UNIX_SOCKET_GROUP={group}: {err}\n")
+            return 1
 
     # A Ctrl-C reaches the whole process group; the host stops its plugins itself.
     signal.signal(signal.SIGINT, lambda *_: log("debug", "ignoring SIGINT"))
