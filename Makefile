@@ -102,6 +102,10 @@ bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Ru
 bench-examples: examples-deps ## The Node.js and Python plugins' round trips and counting beside the Go tiktoken plugin and gpt-tokenizer in-process, with benchstat (needs ../shared to build the corpus).
 	examples/bench.sh
 
+.PHONY: compare-langchain
+compare-langchain: build ## Default output vs LangChain.js MarkdownTextSplitter at 256 tokens on the Node.js heading set, Chroma's corpora and bench/headings (needs ../shared and npm).
+	bench/compare-langchain.sh
+
 .PHONY: ocr-fixtures
 ocr-fixtures: ## Re-render the OCR fixture pages and rerun Tesseract on them (needs imagemagick, tesseract-ocr).
 	tools/ocr-fixtures/make.sh

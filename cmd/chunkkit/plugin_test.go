@@ -65,7 +65,7 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 	var counts []int
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		var c struct {
-			Content    string `json:"content"`
+			EmbedText  string `json:"embed_text"` // what TokenCount counts
 			TokenCount int    `json:"token_count"`
 			Kind       string `json:"kind"`
 		}
@@ -73,9 +73,9 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Kind == "body" && c.TokenCount > 96 {
-			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.Content)
+			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.EmbedText)
 		}
-		contents = append(contents, c.Content)
+		contents = append(contents, c.EmbedText)
 		counts = append(counts, c.TokenCount)
 	}
 	want, err := inproc.Count(context.Background(), contents)
@@ -146,13 +146,13 @@ func TestCountThroughTheHFPlugin(t *testing.T) {
 		})
 	}
 	t.Run("a file the plugin refuses fails with its reason", func(t *testing.T) {
-		bad := filepath.Join(dir, "unigram.json")
-		if err := os.WriteFile(bad, []byte(`{"added_tokens":[],"model":{"type":"Unigram","vocab":[]}}`), 0o644); err != nil {
+		bad := filepath.Join(dir, "scripts.json")
+		if err := os.WriteFile(bad, []byte(`{"added_tokens":[],"pre_tokenizer":{"type":"UnicodeScripts"},"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0]]}}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var out, errOut strings.Builder
 		code := run(context.Background(), []string{"count", "--tokenizer", "hf:" + bad}, strings.NewReader("x"), &out, &errOut)
-		if code != 1 || !strings.Contains(errOut.String(), `model type "Unigram"`) || !strings.Contains(errOut.String(), bad) {
+		if code != 1 || !strings.Contains(errOut.String(), `pre-tokenizer type "UnicodeScripts"`) || !strings.Contains(errOut.String(), bad) {
 			t.Errorf("exit %d, stderr %q", code, errOut.String())
 		}
 	})

@@ -157,9 +157,9 @@ func TestUnsupportedFeaturesAreRefusedByName(t *testing.T) {
 	for _, tt := range []struct {
 		name, json, want string
 	}{
-		{"Unigram", tiny("null", "null", `{"type":"Unigram","vocab":[["a",0.0]]}`, ""), `model: model type "Unigram"`},
+		{"Unigram sampling", tiny("null", "null", `{"type":"Unigram","unk_id":0,"alpha":0.1,"vocab":[["<unk>",0.0]]}`, ""), "model.alpha: Unigram sampling, alpha 0.1"},
+		{"Unigram after ByteLevel", tiny("null", byteLevel, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0],["a",-1.0]]}`, ""), `model: Unigram after a ByteLevel pre-tokenizer`},
 		{"BPE dropout", tiny("null", byteLevel, strings.Replace(aBPE, `"dropout":null`, `"dropout":0.1`, 1), ""), "model.dropout: BPE dropout 0.1"},
-		{"SentencePiece's precompiled normalizer", tiny(`{"type":"Precompiled","precompiled_charsmap":"AA=="}`, "null", aBPE, ""), `normalizer: normalizer type "Precompiled"`},
 		{"a pre-tokenizer after ByteLevel", tiny("null", `{"type":"Sequence","pretokenizers":[`+byteLevel+`,{"type":"Digits","individual_digits":true}]}`, aBPE, ""), "pre_tokenizer.pretokenizers[1]: a pre-tokenizer after ByteLevel"},
 		{"UnicodeScripts", tiny("null", `{"type":"UnicodeScripts"}`, aBPE, ""), `pre_tokenizer: pre-tokenizer type "UnicodeScripts"`},
 		{"a BPE continuing_subword_prefix", tiny("null", `{"type":"WhitespaceSplit"}`, strings.Replace(aBPE, `"continuing_subword_prefix":null`, `"continuing_subword_prefix":"##"`, 1), ""), `model.continuing_subword_prefix: a BPE continuing_subword_prefix ("##")`},

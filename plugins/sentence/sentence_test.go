@@ -213,16 +213,16 @@ func TestHeadingAwareUsesThePluginSplitter(t *testing.T) {
 		{
 			// uax29 ends a sentence after "Mr.", the rules do not.
 			model: "uax29",
-			max:   5,
+			max:   4,
 			text:  "Mr. Smith went to Washington. He left.",
 			want:  []string{"Mr.", "Smith went to Washington.", "He left."},
 		},
 		{
 			// punkt does not end a sentence after "3.14.", the rules do.
 			model: "punkt:en",
-			text:  "Pi is 3.14. That is well known. Yes.",
+			text:  "Yes. Pi is 3.14. That is well known.",
 			max:   7,
-			want:  []string{"Pi is 3.14. That is well known.", "Yes."},
+			want:  []string{"Yes.", "Pi is 3.14. That is well known."},
 		},
 	}
 	for _, tc := range cases {
@@ -233,7 +233,7 @@ func TestHeadingAwareUsesThePluginSplitter(t *testing.T) {
 			}
 			doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: tc.text}}}
 			contents := func(sp sdk.SentenceSplitter) []string {
-				h := &chunkers.HeadingAware{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}
+				h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}}
 				chunks, err := h.Chunk(context.Background(), req, doc)
 				if err != nil {
 					t.Fatal(err)

@@ -202,8 +202,11 @@ func TestCountersShareOneCounterPerModel(t *testing.T) {
 		}
 		return c
 	}
-	if a, b := get("cl100k_base"), get("cl100k_base@fast"); a != b {
-		t.Error(`"cl100k_base" and "cl100k_base@fast" gave different counters`)
+	if a, b := get("cl100k_base"), get("cl100k_base@backtrack"); a != b {
+		t.Error(`"cl100k_base" and "cl100k_base@backtrack" gave different counters`)
+	}
+	if a, b := get("cl100k_base"), get("cl100k_base@fast"); a == b {
+		t.Error(`"cl100k_base" and "cl100k_base@fast" gave the same counter`)
 	}
 	if a, b := get(""), get(tiktoken.DefaultModel); a != b {
 		t.Error(`"" did not give the default model's counter`)

@@ -21,5 +21,5 @@ func counter(t testing.TB, encoding string, backend tiktoken.Backend) *tiktoken.
 	return tc.(*tiktoken.Counter)
 }
 
-// backends lists both backends, for tables that run on each.
-var backends = []tiktoken.Backend{tiktoken.Fast, tiktoken.Reference}
+// backends lists every backend, for tables that run on each.
+var backends = []tiktoken.Backend{tiktoken.Backtrack, tiktoken.Fast, tiktoken.Reference}

@@ -11,18 +11,31 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// layout is a document prepared for packing: its canonical text and the absolute end offset of
-// every token of the blocks that were measured.
+// layout is a document prepared for packing: its canonical text, the absolute end offset of
+// every token of the blocks that were measured, what the parts of a context cost, and where a
+// chunk may start or end without breaking a word.
 type layout struct {
-	doc    *sdk.Document
-	canon  sdk.Canonical
-	sepTok int     // tokens the separator between two blocks costs
-	ends   [][]int // per block, absolute token ends; nil for blocks not measured
-	all    []int   // every measured token end, ascending
+	doc      *sdk.Document
+	canon    sdk.Canonical
+	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
+	arrowTok int     // tokens ContextSeparator costs
+	ends     [][]int // per block, absolute token ends; nil for blocks not measured
+	all      []int   // every measured token end, ascending
+	// textTok holds the tokens of the document's title and of every measured heading's
+	// trimmed text: the parts contexts are made of.
+	textTok map[string]int
+	// reserve holds, per block, the tokens a chunk of that block's section spends before its
+	// content: its context and sdk.ContextJoin. The strategy fills it before making units.
+	reserve []int
+	// cuts holds, ascending, every offset where a chunk may start or end without breaking a
+	// word: block starts, line starts, sentence starts and word starts. strong holds the block, line and sentence starts among them, where
+	// an overlap prefers to start. Both are filled by splitter.units.
+	cuts, strong []int
 }
 
-// newLayout validates doc and measures the blocks that measure selects with one Boundaries call;
-// a nil measure measures nothing and makes no call.
+// newLayout validates doc and measures, with one Boundaries call, the blocks that measure
+// selects together with the document's title and the separators; a nil measure measures
+// nothing and makes no call.
 func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
 	if counter == nil {
 		return nil, fmt.Errorf("%w: %s: no TokenCounter set", sdk.ErrInvalidConfig, name)
@@ -30,11 +43,14 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 	if err := doc.Validate(); err != nil {
 		return nil, err
 	}
-	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks))}
+	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks)),
+		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{}}
 	if measure == nil {
 		return l, nil
 	}
-	texts := []string{sdk.Separator}
+	title := oneLine(doc.Title)
+	texts := []string{sdk.Separator, ContextSeparator, title}
+	const extra = 3
 	var idx []int
 	for i, b := range doc.Blocks {
 		if measure(b) && !sdk.IsBlank(b.Text) {
@@ -49,20 +65,29 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
 		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
 	}
-	l.sepTok = len(bounds[0])
+	l.sepTok, l.arrowTok = len(bounds[0]), len(bounds[1])
+	if title != "" {
+		l.textTok[title] = len(bounds[2])
+	}
 	n := 0
-	for _, bs := range bounds[1:] {
+	for _, bs := range bounds[extra:] {
 		n += len(bs)
 	}
 	l.all = make([]int, 0, n)
 	for k, i := range idx {
 		start := l.canon.Starts[i]
-		abs := make([]int, len(bounds[k+1]))
-		for j, e := range bounds[k+1] {
+		abs := make([]int, len(bounds[k+extra]))
+		for j, e := range bounds[k+extra] {
 			abs[j] = start + e
 		}
 		l.ends[i] = abs
 		l.all = append(l.all, abs...)
+	}
+	for _, i := range idx {
+		if doc.Blocks[i].Kind == sdk.KindHeading {
+			a, b := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+			l.textTok[oneLine(l.canon.Text[a:b])] = l.tokens(a, b)
+		}
 	}
 	return l, nil
 }
@@ -133,6 +158,37 @@ func (l *layout) midToken(a, b int) int {
 		return -1
 	}
 	return m
+}
+
+// midCut returns the offset strictly inside (a, b) where cutting keeps words whole and is
+// nearest the middle token boundary, or a token boundary when no such offset exists (the
+// range is one word), or -1 when there is neither.
+func (l *layout) midCut(a, b int) int {
+	m := l.midToken(a, b)
+	if m < 0 {
+		m = (a + b) / 2
+	}
+	lo, _ := slices.BinarySearch(l.cuts, a+1)
+	hi, _ := slices.BinarySearch(l.cuts, b)
+	if lo >= hi {
+		return l.midToken(a, b)
+	}
+	k, _ := slices.BinarySearch(l.cuts[lo:hi], m)
+	k += lo
+	best := -1
+	for _, j := range []int{k - 1, k} {
+		if j >= lo && j < hi && (best < 0 || abs(l.cuts[j]-m) < abs(best-m)) {
+			best = l.cuts[j]
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // spanInfo is what a range of the canonical text touches: the kinds of its non-blank blocks,

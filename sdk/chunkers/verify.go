@@ -14,31 +14,50 @@ const maxVerifyRounds = 64
 
 // draft is a chunk before verification: a range of the canonical text and where it belongs.
 type draft struct {
-	kind       sdk.ChunkKind
-	level      int
-	start      int    // start of the range, overlap included
-	body       int    // where the chunk's own text starts; start < body means overlap
-	overlapEnd int    // where the repeated text ends: the previous chunk's end
-	end        int    // end of the range
-	prefix     string // rendered text before the range, such as a repeated table header
-	parent     *draft
-	path       []string
-	overBudget bool
-	tokens     int
+	kind         sdk.ChunkKind
+	level        int
+	start        int    // start of the range, overlap included
+	body         int    // where the chunk's own text starts; start < body means overlap
+	overlapEnd   int    // where the repeated text ends: the previous chunk's end
+	end          int    // end of the range
+	prefix       string // rendered text before the range, such as a repeated table header
+	context      string // the chunk's Context
+	parent       *draft
+	path         []string
+	overBudget   bool
+	onlyHeadings bool   // the draft holds headings' text and nothing else
+	holder       bool   // the draft holds a heading: later drafts of the section name it parent
+	bare         bool   // a word that fits only without context: nothing joins it
+	tokens       int    // the count of the draft's EmbedText
+	replacedBy   *draft // the first piece of a draft verify re-split, for parent links
 }
 
 func (d *draft) content(text string) string { return d.prefix + text[d.start:d.end] }
 
-// trimmed narrows the draft to exclude white space at both ends and reports whether any of
-// the chunk's own text is left.
+func (d *draft) embedText(text string) string { return sdk.JoinContext(d.context, d.content(text)) }
+
+// trimmed narrows the draft to exclude white space at both ends (for a draft with a prefix,
+// only blank lines at its start) and reports whether any of the chunk's own text is left.
 func (d *draft) trimmed(text string) bool {
-	d.start, d.end = trim(text, d.start, d.end)
+	if d.prefix != "" {
+		// A later part of a table or code block keeps its first line's indentation after
+		// the repeated header: only whole blank lines go.
+		for d.start < d.end && (text[d.start] == '\n' || text[d.start] == '\r') {
+			d.start++
+		}
+		_, d.end = trim(text, d.start, d.end)
+		if sdk.IsBlank(text[d.start:d.end]) {
+			d.start = d.end
+		}
+	} else {
+		d.start, d.end = trim(text, d.start, d.end)
+	}
 	d.body = min(max(d.body, d.start), d.end)
 	_, bodyEnd := trim(text, d.body, d.end)
 	return bodyEnd > d.body && !sdk.IsBlank(text[d.body:d.end])
 }
 
-// verify counts every draft's final content in one call and re-splits each body draft over
+// verify counts every draft's final EmbedText in one call and re-splits each body draft over
 // maxTokens until all fit, counting only the new pieces in each further round.
 func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layout, drafts []*draft, maxTokens int) ([]*draft, error) {
 	text := l.canon.Text
@@ -50,7 +69,7 @@ func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layou
 		}
 		texts := make([]string, len(pending))
 		for i, d := range pending {
-			texts[i] = d.content(text)
+			texts[i] = d.embedText(text)
 		}
 		counts, err := counter.Count(ctx, texts)
 		if err != nil {
@@ -74,6 +93,7 @@ func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layou
 				replace = make(map[*draft][]*draft)
 			}
 			replace[d] = pieces
+			d.replacedBy = pieces[0]
 			next = append(next, pieces...)
 		}
 		if replace != nil {
@@ -93,24 +113,32 @@ func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layou
 }
 
 // resplit makes a body draft that counted over budget smaller: first by shortening its
-// overlap by the excess, then by cutting its own text at the middle token boundary, and for a
-// single token by dropping its rendered prefix. A single token over budget is an error.
+// overlap by the excess, then by cutting its own text where words stay whole nearest the
+// middle (at the middle token boundary only inside one word), then by dropping its context,
+// and for a single token by dropping its rendered prefix. A single token over budget is an
+// error.
 func resplit(l *layout, d *draft, maxTokens int) ([]*draft, error) {
 	text := l.canon.Text
 	excess := d.tokens - maxTokens
 	if d.start < d.body {
 		c := *d
 		keep := l.tokens(d.start, d.body) - excess - 1
-		c.start = l.tailStart(d.body, keep, d.start)
-		if keep <= 0 || c.start == d.start {
-			c.start = d.body
+		c.start, c.prefix = d.body, ""
+		if keep > 0 {
+			if o, ok := l.overlapStart(l.tailStart(d.body, keep, d.start), d.overlapEnd); ok && o.start > d.start {
+				c.start, c.prefix = o.start, o.prefix
+			}
 		}
 		c.trimmed(text)
 		return []*draft{&c}, nil
 	}
-	if m := l.midToken(d.body, d.end); m >= 0 {
+	if m := l.midCut(d.body, d.end); m >= 0 {
 		a, b := *d, *d
 		a.end, b.start, b.body = m, m, m
+		b.onlyHeadings, b.holder = false, false
+		if d.holder {
+			b.parent = &a
+		}
 		var out []*draft
 		for _, p := range []*draft{&a, &b} {
 			if p.trimmed(text) {
@@ -121,6 +149,11 @@ func resplit(l *layout, d *draft, maxTokens int) ([]*draft, error) {
 			return out, nil
 		}
 	}
+	if d.context != "" {
+		c := *d
+		c.context = ""
+		return []*draft{&c}, nil
+	}
 	if d.prefix != "" {
 		c := *d
 		c.prefix = ""
@@ -128,59 +161,4 @@ func resplit(l *layout, d *draft, maxTokens int) ([]*draft, error) {
 	}
 	return nil, fmt.Errorf("%w: the text %q at byte %d is %d tokens, more than the budget of %d tokens",
 		sdk.ErrInvalidConfig, text[d.start:d.end], d.start, d.tokens, maxTokens)
-}
-
-// finish turns verified drafts into chunks with positions, parent links and span details,
-// then stamps identity and ACL fields from the request.
-func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
-	pos := make(map[*draft]int, len(drafts))
-	for i, d := range drafts {
-		pos[d] = i
-	}
-	chunks := make([]sdk.Chunk, len(drafts))
-	for i, d := range drafts {
-		sp := l.span(d.start, d.end)
-		kinds := sp.kinds
-		meta := map[string]any{sdk.MetaKind: string(d.kind), sdk.MetaBlockKinds: kinds}
-		if len(sp.bboxes) > 0 {
-			meta[sdk.MetaBBoxes] = sp.bboxes
-		}
-		c := sdk.Chunk{
-			Kind:         d.kind,
-			Level:        d.level,
-			Content:      d.content(l.canon.Text),
-			TokenCount:   d.tokens,
-			SectionPath:  d.path,
-			PageStart:    sp.pageStart,
-			PageEnd:      sp.pageEnd,
-			ContentTypes: kinds,
-			Start:        d.start,
-			End:          d.end,
-			Metadata:     meta,
-		}
-		if c.SectionPath == nil {
-			c.SectionPath = []string{}
-		}
-		if n := len(d.path); n > 0 {
-			c.SectionTitle = d.path[n-1]
-		}
-		if d.kind == sdk.ChunkHeading {
-			meta[sdk.MetaLevel] = d.level
-		}
-		if n := min(d.overlapEnd, d.body) - d.start; n > 0 {
-			meta[sdk.MetaOverlapBytes] = n
-		}
-		if d.prefix != "" {
-			meta[sdk.MetaPrefix] = d.prefix
-		}
-		if d.overBudget {
-			meta[sdk.MetaOverBudget] = true
-		}
-		chunks[i] = c
-		if d.parent != nil {
-			chunks[i].ParentID = sdk.ChunkID(l.doc.ID, pos[d.parent])
-		}
-	}
-	sdk.Stamp(chunks, req, l.doc)
-	return chunks
 }
