@@ -2,8 +2,10 @@
 # The example plugins' figures, -count 10, compared with benchstat:
 #   - round trip of one Count call of a short text: node-gpt, py-sentencepiece and the Go
 #     tiktoken plugin, p50 and p99 (examples/polyglot BenchmarkRoundTrip);
-#   - counting ~4 MB of real English, cl100k_base: node-gpt through the host, the Go tiktoken
-#     plugin, and gpt-tokenizer called in-process from Node.js (examples/node-gpt/bench.mjs).
+#   - counting ~4 MB of real English, cl100k_base: node-gpt through the host, gpt-tokenizer
+#     called in-process from Node.js (examples/node-gpt/bench.mjs, run by the Go benchmark
+#     between the plugins' samples), the Go tiktoken plugin; py-sentencepiece's docs-bpe model
+#     on the same text, for scale.
 # Usage: examples/bench.sh [OUTDIR]   (default bench/out/examples; COUNT=10 by default)
 # The corpus is built outside the repository with ../shared/tools/build-corpus.sh, once.
 set -euo pipefail
@@ -20,10 +22,8 @@ fi
 export CHUNKKIT_CORPUS=$CORPUS
 
 make -s examples-deps
-echo "== Go: round trips and counting through the host" >&2
+echo "== round trips, and counting through the host and in-process" >&2
 go test -run '^$' -bench . -count "$COUNT" ./examples/polyglot > "$OUT/plugins.txt"
-echo "== Node.js: gpt-tokenizer in-process" >&2
-(cd examples/node-gpt && node bench.mjs "$CORPUS" -count "$COUNT") > "$OUT/inprocess.txt"
 
 BENCHSTAT="go tool benchstat"
 {
@@ -31,5 +31,5 @@ BENCHSTAT="go tool benchstat"
 	$BENCHSTAT -filter '.name:RoundTrip' -col /plugin "$OUT/plugins.txt"
 	echo
 	echo "## Counting ~4 MB of English, cl100k_base"
-	cat "$OUT/plugins.txt" "$OUT/inprocess.txt" | $BENCHSTAT -filter '.name:Count' -col /backend -
+	$BENCHSTAT -filter '.name:Count' -col /backend "$OUT/plugins.txt"
 } | tee "$OUT/benchstat.txt"

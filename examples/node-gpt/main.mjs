@@ -5,7 +5,7 @@
 // parent-death exit. Logs go to stderr as hclog JSON; stdout carries only the handshake line.
 import 'reflect-metadata'; // @peculiar/x509 needs it
 import { randomBytes, webcrypto } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { chmodSync, chownSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -249,6 +249,13 @@ async function main() {
   }
   const { creds, certField } = await serverCredentials();
   await new Promise((resolve, reject) => server.bindAsync(`unix:${socket}`, creds, (err) => (err ? reject(err) : resolve())));
+  const group = process.env.PLUGIN_UNIX_SOCKET_GROUP;
+  if (group) { // the socket's group, by name or id, may connect too
+    const entry = readFileSync('/etc/group', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[0] === group || f[2] === group);
+    if (!entry) throw new Error(`PLUGIN_UNIX_SOCKET_GROUP: no group ${group} in /etc/group`);
+    chownSync(socket, -1, Number(entry[2]));
+    chmodSync(socket, 0o660);
+  }
 
   // A Ctrl-C reaches the whole process group; the host stops its plugins itself.
   process.on('SIGINT', () => log('debug', 'ignoring SIGINT'));

@@ -2,8 +2,10 @@ package polyglot
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +49,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 }
 
 // BenchmarkCount counts ~4 MB of real English in one call (the host splits it into 3 MiB
-// requests), through node-gpt and through the Go tiktoken plugin, as bench's BenchmarkCount
+// requests), through node-gpt, beside node-gpt's tokenizer called in-process from Node.js (see
+// countInProcess), the Go tiktoken plugin and py-sentencepiece (its Llama-style model, for
+// scale: another tokenizer), as bench's BenchmarkCount
 // does: the English files of $CHUNKKIT_CORPUS (../shared/tools/build-corpus.sh) in manifest
 // order until 4,000,000 bytes. Without $CHUNKKIT_CORPUS it skips.
 func BenchmarkCount(b *testing.B) {
@@ -55,9 +59,19 @@ func BenchmarkCount(b *testing.B) {
 	h, _ := newHost(b)
 	for _, backend := range []struct{ name, spec string }{
 		{"node-gpt-plugin", "plugin:node-gpt:cl100k_base"},
+		{"node-gpt-inprocess", ""},
 		{"tiktoken-plugin", "tiktoken:cl100k_base"},
+		{"py-sentencepiece-plugin", "plugin:py-sentencepiece:docs-bpe"},
 	} {
-		b.Run("backend="+backend.name+"/enc=cl100k_base", func(b *testing.B) {
+		enc := "cl100k_base"
+		if strings.HasPrefix(backend.name, "py-") {
+			enc = "docs-bpe"
+		}
+		b.Run("backend="+backend.name+"/enc="+enc, func(b *testing.B) {
+			if backend.spec == "" {
+				countInProcess(b, size)
+				return
+			}
 			tc, err := h.TokenCounter(b.Context(), backend.spec)
 			if err != nil {
 				b.Fatal(err)
@@ -77,6 +91,37 @@ func BenchmarkCount(b *testing.B) {
 			b.ReportMetric(float64(tokens), "tokens/op")
 		})
 	}
+}
+
+// countInProcess counts the same ~4 MB with node-gpt's tokenizer called in-process from
+// Node.js: each iteration runs examples/node-gpt/bench.mjs for one sample (after its own
+// warm-up) and the benchmark reports the time the samples took, not node's start-up. As a
+// sub-benchmark of BenchmarkCount it runs between the plugins' samples under -count, so a
+// loaded machine slows all of them alike.
+func countInProcess(b *testing.B, size int) {
+	var total time.Duration
+	for b.Loop() {
+		cmd := exec.Command("node", "bench.mjs", os.Getenv("CHUNKKIT_CORPUS"), "-count", "1")
+		cmd.Dir = "../node-gpt"
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("node bench.mjs: %v", err)
+		}
+		// BenchmarkCount/backend=node-gpt-inprocess/enc=cl100k_base-2 \t1\tNS ns/op\t...
+		fields := strings.Fields(lastLine(string(out)))
+		i := slices.Index(fields, "ns/op")
+		if i < 1 {
+			b.Fatalf("node bench.mjs printed %q", out)
+		}
+		ns, err := strconv.ParseFloat(fields[i-1], 64)
+		if err != nil {
+			b.Fatalf("node bench.mjs printed %q: %v", out, err)
+		}
+		total += time.Duration(ns)
+	}
+	per := total.Seconds() / float64(b.N)
+	b.ReportMetric(per*1e9, "ns/op")
+	b.ReportMetric(float64(size)/1e6/per, "MB/s")
 }
 
 // englishCorpus returns the English files of $CHUNKKIT_CORPUS in manifest order until

@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/chunkkit/chunkkit/host"
 )
 
 // Tests that run the chunkkit command line installed beside the plugins, as a user of `make
@@ -44,6 +48,7 @@ func withoutPluginDir(env []string) []string {
 func TestTheCLIRunsTheConformanceKitOverEachPlugin(t *testing.T) {
 	for _, spec := range []string{"plugin:node-gpt:cl100k_base", "plugin:py-sentencepiece:docs-unigram", "plugin:py-sentencepiece:docs-bpe"} {
 		t.Run(spec, func(t *testing.T) {
+			t.Parallel()
 			stdout, stderr, code := chunkkit(t, "conformance", "--tokenizer", spec)
 			if code != 0 {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -129,4 +134,38 @@ func stripTokenizer(t *testing.T, jsonl string) string {
 		b.Write(append(out, '\n'))
 	}
 	return b.String()
+}
+
+func TestPluginsAddRegistersThemByAskingTheirInfo(t *testing.T) {
+	need(t)
+	d := t.TempDir()
+	if out, err := exec.Command("../install.sh", d).CombinedOutput(); err != nil {
+		t.Fatalf("install.sh: %v\n%s", err, out)
+	}
+	if err := os.Remove(filepath.Join(d, "examples.plugins.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"plugins", "add", "--dir", d, filepath.Join(d, nodePlugin, "main.mjs")},
+		{"plugins", "add", "--dir", d, filepath.Join(d, pyPlugin, "main.py"), "--", "bpe=models/docs-bpe.model"},
+	} {
+		if stdout, stderr, code := chunkkit(t, args...); code != 0 {
+			t.Fatalf("chunkkit %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	cat, err := host.Load(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+	defer h.Close()
+	for _, spec := range []string{"plugin:node-gpt:o200k_base", "plugin:py-sentencepiece:bpe"} {
+		tc, err := h.TokenCounter(t.Context(), spec)
+		if err != nil {
+			t.Fatalf("%s, registered by plugins add: %v", spec, err)
+		}
+		if counts, err := tc.Count(t.Context(), []string{"registered by its Info"}); err != nil || counts[0] == 0 {
+			t.Errorf("%s: Count = %v, %v", spec, counts, err)
+		}
+	}
 }

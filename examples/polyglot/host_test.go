@@ -2,8 +2,9 @@ package polyglot
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
-	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,27 +23,28 @@ import (
 	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// specs names the plugins' defaults and models the conformance kit runs over. node-gpt's
-// cl100k_base (its default) runs in TestTheCLIRunsTheConformanceKitOverEachPlugin, p50k_base and
-// r50k_base in TestNodeGPTAnswersExactlyAsTheTiktokenPackage: the kit's 100 kB run of one
-// letter costs gpt-tokenizer 5-16 s per encoding (its merge is quadratic in the length of one
-// pre-token).
-var specs = []string{
-	"plugin:node-gpt", "plugin:node-gpt:o200k_base",
-	"plugin:py-sentencepiece", "plugin:py-sentencepiece:docs-unigram", "plugin:py-sentencepiece:docs-bpe",
-}
+// specs names what the conformance kit runs over through host.Host: each plugin's default and
+// py-sentencepiece's other model. TestTheCLIRunsTheConformanceKitOverEachPlugin runs it over
+// node-gpt's cl100k_base (its default) and both SentencePiece models through the command line;
+// node-gpt's other encodings are left to TestNodeGPTAnswersExactlyAsTheTiktokenPackage: the
+// kit's 100 kB run of one letter costs gpt-tokenizer 5-16 s per encoding and process (its merge
+// is quadratic in the length of one pre-token).
+var specs = []string{"plugin:node-gpt", "plugin:py-sentencepiece", "plugin:py-sentencepiece:docs-bpe"}
 
 func TestThePluginsKeepTheCounterLawsThroughTheHost(t *testing.T) {
 	h, logs := newHost(t)
-	for _, spec := range specs {
-		t.Run(spec, func(t *testing.T) {
-			tc, err := h.TokenCounter(t.Context(), spec)
-			if err != nil {
-				t.Fatalf("%v\nhost log:\n%s", err, logs)
-			}
-			conformance.TokenCounter(t, tc)
-		})
-	}
+	t.Run("each", func(t *testing.T) {
+		for _, spec := range specs {
+			t.Run(spec, func(t *testing.T) {
+				t.Parallel()
+				tc, err := h.TokenCounter(t.Context(), spec)
+				if err != nil {
+					t.Fatalf("%v\nhost log:\n%s", err, logs)
+				}
+				conformance.TokenCounter(t, tc)
+			})
+		}
+	})
 	// The host always asks for AutoMTLS; each plugin answered with a certificate, or go-plugin
 	// would have refused the handshake ("error parsing server cert" / a TLS failure).
 	if n := strings.Count(logs.String(), "configuring client automatic mTLS"); n < 2 {
@@ -174,6 +176,140 @@ func TestTextThatIsNotUTF8IsCountedNotRefused(t *testing.T) {
 	}
 }
 
+func TestRandomBytesAreCountedAsTheGoCountersCountThem(t *testing.T) {
+	h, _ := newHost(t)
+	// Texts spliced from fragments that stress the UTF-8 repair: truncated, overlong and
+	// surrogate sequences, stray continuation bytes, multi-byte characters, spaces, letters.
+	fragments := []string{"a", "Z", " ", "  ", "\n", "é", "日", "👍", "\u200d", "<|endoftext|>", "\x80", "\xbf",
+		"\xc3", "\xe2\x82", "\xf0\x9f", "\xf0\x9f\x98", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\xfe", "12", "'s"}
+	rng := rand.New(rand.NewPCG(12, 2026))
+	texts := make([]string, 400)
+	for i := range texts {
+		var b strings.Builder
+		for range 1 + rng.IntN(24) {
+			b.WriteString(fragments[rng.IntN(len(fragments))])
+		}
+		texts[i] = b.String()
+	}
+	ref, err := tiktoken.New("cl100k_base", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := h.TokenCounter(t.Context(), "plugin:node-gpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosttest.SameCounts(t, ref, node, texts)
+	for _, spec := range []string{"plugin:py-sentencepiece:docs-unigram", "plugin:py-sentencepiece:docs-bpe"} {
+		py, err := h.TokenCounter(t.Context(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := py.Count(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds, err := py.Boundaries(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+		for i := range texts {
+			if len(bounds[i]) != counts[i] {
+				t.Errorf("%s: %q: Count = %d but %d boundaries", spec, texts[i], counts[i], len(bounds[i]))
+			}
+		}
+	}
+}
+
+func TestATextOverGRPCsDefaultLimitIsCounted(t *testing.T) {
+	h, _ := newHost(t)
+	// 4.5 MB in one text: the host sends it alone, over gRPC's 4 MiB default receive limit.
+	big := strings.Repeat("Sentences of words, 12 of them. ", 140_000)
+	want, err := tiktoken.New("cl100k_base", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCounts, err := want.Count(t.Context(), []string{big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []string{"plugin:node-gpt", "plugin:py-sentencepiece:docs-bpe"} {
+		tc, err := h.TokenCounter(t.Context(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := tc.Count(t.Context(), []string{big})
+		if err != nil {
+			t.Fatalf("%s: Count of %d bytes: %v", spec, len(big), err)
+		}
+		if spec == "plugin:node-gpt" && counts[0] != wantCounts[0] {
+			t.Errorf("%s: Count of %d bytes = %d, tiktoken says %d", spec, len(big), counts[0], wantCounts[0])
+		}
+		if counts[0] < len(big)/10 {
+			t.Errorf("%s: Count of %d bytes = %d", spec, len(big), counts[0])
+		}
+	}
+}
+
+func TestABadModelFileIsAnErrorThatSaysWhich(t *testing.T) {
+	need(t)
+	scratch := t.TempDir()
+	corrupt := filepath.Join(scratch, "corrupt.model")
+	if err := os.WriteFile(corrupt, []byte("not a SentencePiece model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, pyPlugin, "main.py")
+	sum, err := host.FileSHA256(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		arg, spec string
+		want      error
+		says      string
+	}{
+		{"corrupt=" + corrupt, "plugin:pybad:corrupt", sdk.ErrInvalidConfig, "cannot load " + corrupt},
+		{"missing=" + filepath.Join(scratch, "missing.model"), "plugin:pybad", sdk.ErrUnavailable, "no file " + filepath.Join(scratch, "missing.model")},
+	} {
+		h := hostFor(t, host.Entry{Name: "pybad", Binary: script, SHA256: sum, Args: []string{tc.arg}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}})
+		_, err := h.TokenCounter(t.Context(), tc.spec)
+		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("TokenCounter(%q) with %s = %v; want an error matching %v that says %q", tc.spec, tc.arg, err, tc.want, tc.says)
+		}
+	}
+}
+
+// hostFor returns a host whose only manifest, in a directory of its own, lists e; e.Binary may
+// be absolute (it is written relative to that directory).
+func hostFor(t *testing.T, e host.Entry) *host.Host {
+	t.Helper()
+	mdir := t.TempDir()
+	if filepath.IsAbs(e.Binary) {
+		rel, err := filepath.Rel(mdir, e.Binary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Binary = filepath.ToSlash(rel)
+	}
+	data, err := json.Marshal(map[string]any{"version": 1, "plugins": []host.Entry{e}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mdir, "test.plugins.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := host.Load(mdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
 func TestAPluginWhoseChecksumDiffersIsRefused(t *testing.T) {
 	need(t)
 	cat, err := host.Load(dir)
@@ -187,22 +323,7 @@ func TestAPluginWhoseChecksumDiffersIsRefused(t *testing.T) {
 		}
 	}
 	// A manifest elsewhere that names the same script with another checksum.
-	other := t.TempDir()
-	rel, err := filepath.Rel(other, filepath.Join(dir, nodePlugin, "main.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manifest := fmt.Sprintf(`{"version": 1, "plugins": [{"name": "tampered", "binary": %q, "sha256": "%s", "kinds": ["tokenizer"]}]}`,
-		filepath.ToSlash(rel), strings.Repeat("0", 64))
-	if err := os.WriteFile(filepath.Join(other, "tampered.plugins.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tcat, err := host.Load(other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(tcat, host.Options{Logger: hclog.NewNullLogger()})
-	defer h.Close()
+	h := hostFor(t, host.Entry{Name: "tampered", Binary: filepath.Join(dir, nodePlugin, "main.mjs"), SHA256: strings.Repeat("0", 64), Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}})
 	if _, err := h.TokenCounter(t.Context(), "plugin:tampered"); !errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 		t.Errorf("TokenCounter with a wrong checksum = %v, want plugin.ErrChecksumsDoNotMatch", err)
 	}

@@ -17,10 +17,12 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -178,6 +180,33 @@ func TestRunByHandThePluginsSayWhatTheyAre(t *testing.T) {
 				t.Errorf("stdout %q, stderr %q; want nothing, and an explanation", stdout, stderr)
 			}
 		})
+	}
+}
+
+func TestTheSocketBelongsToPluginUnixSocketGroup(t *testing.T) {
+	need(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give the socket a group the test user is not in")
+	}
+	group, err := user.LookupGroup("daemon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{nodePlugin, pyPlugin} {
+		for _, value := range []string{group.Name, group.Gid} {
+			t.Run(name+" "+value, func(t *testing.T) {
+				t.Parallel()
+				p := start(t, name, "PLUGIN_UNIX_SOCKET_GROUP="+value)
+				info, err := os.Stat(p.fields[3])
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := info.Sys().(*syscall.Stat_t)
+				if strconv.Itoa(int(st.Gid)) != group.Gid || info.Mode().Perm() != 0o660 {
+					t.Errorf("socket gid %d, mode %v; want gid %s, mode 0660", st.Gid, info.Mode().Perm(), group.Gid)
+				}
+			})
+		}
 	}
 }
 

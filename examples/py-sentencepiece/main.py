@@ -18,6 +18,7 @@ import json
 import os
 import queue
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -96,28 +97,37 @@ def snap_up(b, e):
 
 
 class Models:
+    """The models of the command line, each loaded on first use (the host waits for the
+    handshake only so long, so nothing heavy happens before it) and then kept."""
+
     def __init__(self, args):
-        self.models = {}
+        self.paths, self.loaded, self.lock = {}, {}, threading.Lock()
         for arg in args:
             name, sep, path = arg.partition("=")
             if not sep or not name or not path:
                 raise SystemExit(f"{NAME}: argument {arg!r}: want NAME=PATH.model")
             path = os.path.join(HERE, path)  # an absolute path stays as it is
-            try:
-                self.models[name] = sentencepiece.SentencePieceProcessor(model_file=path)
-            except (OSError, RuntimeError) as err:
-                raise SystemExit(f"{NAME}: model {name!r}: cannot load {path}: {err}")
-            log("info", "loaded model", model=name, path=path, pieces=self.models[name].get_piece_size())
-        if not self.models:
+            if not os.path.isfile(path):
+                raise SystemExit(f"{NAME}: model {name!r}: no file {path}")
+            self.paths[name] = path
+        if not self.paths:
             raise SystemExit(f"{NAME}: no models; arguments are NAME=PATH.model ...")
-        self.names = list(self.models)
+        self.names = list(self.paths)
 
     def get(self, name, context):
-        sp = self.models.get(name or self.names[0])
-        if sp is None:
+        name = name or self.names[0]
+        if name not in self.paths:
             context.abort(grpc.StatusCode.NOT_FOUND,
                           f"{NAME}: model {name!r} is not served; this plugin serves {', '.join(self.names)}")
-        return sp
+        with self.lock:
+            if name not in self.loaded:
+                try:
+                    self.loaded[name] = sentencepiece.SentencePieceProcessor(model_file=self.paths[name])
+                except (OSError, RuntimeError) as err:
+                    context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"{NAME}: model {name!r}: cannot load {self.paths[name]}: {err}")
+                log("info", "loaded model", model=name, path=self.paths[name], pieces=self.loaded[name].get_piece_size())
+            return self.loaded[name]
 
     def count(self, sp, b):
         return len(sp.encode(decode(b)[0], out_type=int)) if b else 0
@@ -152,11 +162,19 @@ class Tokenizer(tokenizer_pb2_grpc.TokenizerServicer):
 
     def Count(self, request, context):
         sp = self.m.get(request.model, context)
-        return tokenizer_pb2.CountResponse(counts=[self.m.count(sp, b) for b in request.texts])
+        return tokenizer_pb2.CountResponse(counts=[self.m.count(sp, b) for b in live(request.texts, context)])
 
     def Boundaries(self, request, context):
         sp = self.m.get(request.model, context)
-        return tokenizer_pb2.BoundariesResponse(ends=[common_pb2.Ends(ends=self.m.ends(sp, b)) for b in request.texts])
+        return tokenizer_pb2.BoundariesResponse(ends=[common_pb2.Ends(ends=self.m.ends(sp, b)) for b in live(request.texts, context)])
+
+
+def live(texts, context):
+    """Yields texts while the call lasts: a call the host cancelled stops between two texts."""
+    for b in texts:
+        if not context.is_active():
+            context.abort(grpc.StatusCode.CANCELLED, f"{NAME}: the call was cancelled")
+        yield b
 
 
 class Health(health_pb2_grpc.HealthServicer):
@@ -275,6 +293,14 @@ def main():
         sys.stderr.write(f"{NAME}: cannot listen on the Unix socket {socket} (a path longer than 107 bytes does not fit)\n")
         return 1
     server.start()
+    group = os.environ.get("PLUGIN_UNIX_SOCKET_GROUP")
+    if group:  # the socket's group, by name or id, may connect too
+        try:
+            shutil.chown(socket, group=int(group) if group.isdigit() else group)
+            os.chmod(socket, 0o660)
+        except (LookupError, OSError) as err:
+            sys.stderr.write(f"{NAME}: PLUGIN_UNIX_SOCKET_GROUP={group}: {err}\n")
+            return 1
 
     # A Ctrl-C reaches the whole process group; the host stops its plugins itself.
     signal.signal(signal.SIGINT, lambda *_: log("debug", "ignoring SIGINT"))
