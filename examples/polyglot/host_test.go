@@ -282,13 +282,13 @@ func TestABadModelFileIsAnErrorThatSaysWhich(t *testing.T) {
 	}
 }
 
-// hostFor returns a host whose only manifest, in a directory of its own, lists e; e.Binary may
-// be absolute (it is written relative to that directory).
+// hostFor returns a host whose only manifest lists e. The manifest file sits in the install
+// folder beside the installed manifests (a binary must be inside its manifest's folder), and is
+// loaded by itself; e.Binary may be absolute (it is written relative to that folder).
 func hostFor(t *testing.T, e host.Entry) *host.Host {
 	t.Helper()
-	mdir := t.TempDir()
 	if filepath.IsAbs(e.Binary) {
-		rel, err := filepath.Rel(mdir, e.Binary)
+		rel, err := filepath.Rel(dir, e.Binary)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,10 +298,18 @@ func hostFor(t *testing.T, e host.Entry) *host.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(mdir, "test.plugins.json"), data, 0o644); err != nil {
+	f, err := os.CreateTemp(dir, "test-*.json") // not *.plugins.json: other tests load dir whole
+	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := host.Load(mdir)
+	t.Cleanup(func() { os.Remove(f.Name()) })
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := host.Load(f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
