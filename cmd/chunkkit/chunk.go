@@ -95,6 +95,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		inputs[0].id = o.id
 	}
+	if err := distinctIDs(inputs); err != nil {
+		return err
+	}
 	counter, err := p.tokenCounter(ctx, o.tokenizer)
 	if err != nil {
 		return err
@@ -217,6 +220,18 @@ func collectInputs(args []string, from string) ([]input, error) {
 		}
 	}
 	return out, nil
+}
+
+// distinctIDs returns an error naming two inputs that would be one document ID.
+func distinctIDs(inputs []input) error {
+	seen := make(map[string]string, len(inputs))
+	for _, in := range inputs {
+		if prev, ok := seen[in.id]; ok {
+			return fmt.Errorf("%s and %s would both be the document %q, and their chunks share IDs: chunk a directory that holds both (IDs are paths relative to it), or each file with --id", prev, in.path, in.id)
+		}
+		seen[in.id] = in.path
+	}
+	return nil
 }
 
 // readDocument reads in, in the given format or the one its extension names, as the document
