@@ -2,7 +2,7 @@
 # chunkkit's default output against LangChain.js MarkdownTextSplitter (js-tiktoken cl100k_base
 # length, same budget), scored in the same run by the same BM25 retriever and Chroma's metrics:
 #   - the Node.js API heading set (errors.md, cli.md, deprecations.md of the build-corpus.sh
-#     corpus; questions generated from the headings by bench/cmd/heading-eval);
+#     corpus; questions generated from the headings by tools/heading-eval);
 #   - Chroma's evaluation corpora (../shared/eval/chroma);
 #   - the heading set shipped in bench/headings.
 # Each set: LangChain's chunks (tools/langchain-eval) → chunkkit bench --peer, which prints
@@ -23,7 +23,7 @@ if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
 fi
 [ -d "$CHROMA" ] || { echo "no Chroma evaluation set at $CHROMA (set CHROMA_EVAL)" >&2; exit 1; }
 (cd tools/langchain-eval && npm ci --silent --no-audit --no-fund)
-go run ./bench/cmd/heading-eval -nodejs "$CORPUS" -out "$OUT/nodejs-eval" >&2
+go run ./tools/heading-eval -nodejs "$CORPUS" -out "$OUT/nodejs-eval" >&2
 
 for set in "nodejs:$OUT/nodejs-eval" "chroma:$CHROMA" "shipped:bench/headings"; do
 	name=${set%%:*} dir=${set#*:}

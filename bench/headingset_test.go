@@ -85,7 +85,7 @@ func TestShippedHeadingSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(gen, set.Questions, cmpopts.IgnoreUnexported(Question{})); diff != "" {
-		t.Errorf("bench/headings/questions_df.csv is stale; run go run ./bench/cmd/heading-eval -shipped (-generated +committed):\n%s", diff)
+		t.Errorf("bench/headings/questions_df.csv is stale; run go run ./tools/heading-eval -shipped (-generated +committed):\n%s", diff)
 	}
 }
 

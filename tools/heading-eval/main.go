@@ -2,8 +2,8 @@
 // generated from the documents' headings with exact offsets (bench.HeadingQuestions), so that
 // nobody types an offset by hand.
 //
-//	go run ./bench/cmd/heading-eval -nodejs CORPUS -out DIR   # the Node.js API set, from the corpus build-corpus.sh writes
-//	go run ./bench/cmd/heading-eval -shipped                  # regenerate bench/headings/questions_df.csv
+//	go run ./tools/heading-eval -nodejs CORPUS -out DIR   # the Node.js API set, from the corpus build-corpus.sh writes
+//	go run ./tools/heading-eval -shipped                  # regenerate bench/headings/questions_df.csv
 //
 // The Node.js set is errors.md, cli.md and deprecations.md of CORPUS/en-md/nodejs-api with
 // bench.NodeJSRules; it is not ours to commit, so it goes to DIR (outside the repository).
