@@ -37,6 +37,7 @@ import (
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 const (
@@ -68,8 +69,8 @@ func pluginCatalog(b *testing.B) *host.Catalog {
 			return
 		}
 		entries := []host.Entry{
-			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}},
-			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}},
+			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []plugin.Kind{plugin.KindTokenizer}},
+			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []plugin.Kind{plugin.KindTokenizer}},
 		}
 		if buildErr = host.BuildManifest(dir, entries); buildErr != nil {
 			return
@@ -98,11 +99,7 @@ func counterFor(b *testing.B, path, enc string, backend tiktoken.Backend) sdk.To
 		}
 		return c
 	}
-	model := enc
-	if backend == tiktoken.Reference {
-		model += "@reference"
-	}
-	c, err := quietHost(b).TokenCounter(context.Background(), "tiktoken:"+model)
+	c, err := quietHost(b).TokenCounter(context.Background(), "tiktoken:"+enc+"@"+string(backend))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -151,26 +148,27 @@ func englishTexts(b *testing.B, prefix string, limit int) (paths, texts []string
 	return paths, texts
 }
 
-// BenchmarkCount counts ~4 MB of real English text in one batch, per backend, in-process and
-// through the plugin.
+// BenchmarkCount counts ~4 MB of real English text in one batch, per backend and encoding,
+// in-process and through the plugin.
 func BenchmarkCount(b *testing.B) {
-	var texts []string
+	_, texts := englishTexts(b, "en-", corpusBytes)
 	size := 0
-	for _, t := range englishFiles(b, "en-", corpusBytes) {
-		texts = append(texts, t)
+	for _, t := range texts {
 		size += len(t)
 	}
-	for _, backend := range []tiktoken.Backend{tiktoken.Fast, tiktoken.Reference} {
-		for _, path := range []string{"inproc", "plugin"} {
-			b.Run(fmt.Sprintf("backend=%s/path=%s/enc=cl100k_base", backend, path), func(b *testing.B) {
-				c := counterFor(b, path, "cl100k_base", backend)
-				b.SetBytes(int64(size))
-				for b.Loop() {
-					if _, err := c.Count(context.Background(), texts); err != nil {
-						b.Fatal(err)
+	for _, backend := range []tiktoken.Backend{tiktoken.Backtrack, tiktoken.Fast, tiktoken.Reference} {
+		for _, enc := range []string{"cl100k_base", "o200k_base"} {
+			for _, path := range []string{"inproc", "plugin"} {
+				b.Run(fmt.Sprintf("backend=%s/path=%s/enc=%s", backend, path, enc), func(b *testing.B) {
+					c := counterFor(b, path, enc, backend)
+					b.SetBytes(int64(size))
+					for b.Loop() {
+						if _, err := c.Count(context.Background(), texts); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
@@ -211,7 +209,7 @@ func BenchmarkHF(b *testing.B) {
 }
 
 // BenchmarkChunk chunks the corpus's English Markdown with HeadingAware at 512/64 through the
-// fast backend, in-process and through the plugin, and reports counter calls per document.
+// backtrack backend, in-process and through the plugin, and reports counter calls per document.
 func BenchmarkChunk(b *testing.B) {
 	files := englishFiles(b, "en-md/", corpusBytes)
 	benchChunk(b, files)
@@ -243,7 +241,7 @@ func benchChunk(b *testing.B, files map[string]string) {
 	}
 	for _, path := range []string{"inproc", "plugin"} {
 		b.Run(fmt.Sprintf("strategy=heading/path=%s/enc=cl100k_base/max=512/overlap=64", path), func(b *testing.B) {
-			rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Fast)}
+			rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Backtrack)}
 			c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}}
 			b.SetBytes(int64(size))
 			chunks := 0
@@ -268,7 +266,7 @@ func benchChunk(b *testing.B, files map[string]string) {
 // handshake with mutual TLS, Info, and loading the encoding's vocabulary.
 func BenchmarkColdStart(b *testing.B) {
 	cat := pluginCatalog(b)
-	for _, model := range []string{"cl100k_base", "o200k_base"} {
+	for _, model := range tiktoken.Encodings() {
 		b.Run("enc="+model, func(b *testing.B) {
 			for b.Loop() {
 				h := host.New(cat, host.Options{Logger: hclog.NewNullLogger()})

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
 
@@ -34,6 +35,10 @@ const (
 
 // Options tune a Host. The zero value means the documented defaults.
 type Options struct {
+	// PluginDirs are directories (or manifest files) Open searches for plugins before the
+	// places Discover searches; each must exist. New ignores it: its Catalog says where the
+	// plugins are.
+	PluginDirs []string
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
 	// hclog at level Warn on os.Stderr, named "chunkkit-host".
 	Logger hclog.Logger
@@ -107,9 +112,11 @@ func New(cat *Catalog, opts Options) *Host {
 	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
 }
 
-// Open is Discover followed by New.
+// Open is Discover(opts.PluginDirs...) followed by New: it finds plugins in opts.PluginDirs,
+// $CHUNKKIT_PLUGIN_DIR, the running program's directory, the user's plugin directory and
+// beside the chunkkit command, in that order (see SearchPath).
 func Open(opts Options) (*Host, error) {
-	cat, err := Discover()
+	cat, err := Discover(opts.PluginDirs...)
 	if err != nil {
 		return nil, err
 	}
@@ -121,10 +128,15 @@ func (h *Host) Catalog() *Catalog { return h.cat }
 
 // TokenCounter returns the token counter spec names (see Spec). "words" and "runes" are
 // in-process (sdk.Words, sdk.Runes). For a plugin it starts the plugin if it is not running,
-// asks its Info and checks the protocol version and that the plugin serves the model (a
-// plugin that lists no models is asked to count "" with it), so that a misconfiguration
-// fails here rather than on the first Count. The counter is also an
+// asks its Info, checks the protocol version and that the plugin serves the model, and asks
+// the model to count and bound a few probe texts, checking that its answers keep the contract
+// (and that Count and Boundaries agree), so that a misconfiguration or a broken plugin fails
+// here rather than on the first Count. The counter is also an
 // sdk.Namer whose Name is the spec's String.
+//
+// Every later answer is checked too (one per text, offsets in order, on rune boundaries and
+// ending at the text's length, no negative count, nothing for the empty text), and one that
+// breaks the contract is an error matching sdk.ErrBadResponse that names the plugin.
 //
 // Errors: a malformed spec matches sdk.ErrInvalidConfig; a plugin no manifest lists, or
 // one whose manifest lacks "tokenizer", matches ErrNotFound (and sdk.ErrUnsupported); a
@@ -155,7 +167,7 @@ func (h *Host) TokenCounter(ctx context.Context, spec string) (sdk.TokenCounter,
 		}
 		sp.Arg = abs
 	}
-	s, err := h.open(ctx, sp, KindTokenizer)
+	s, err := h.open(ctx, sp, plugin.KindTokenizer)
 	if err != nil {
 		return nil, err
 	}
@@ -176,42 +188,27 @@ func (h *Host) SentenceSplitter(ctx context.Context, spec string) (sdk.SentenceS
 	case BuiltinWords, BuiltinRunes:
 		return nil, fmt.Errorf("host: spec %q names a token counter, not a sentence splitter: %w", spec, sdk.ErrInvalidConfig)
 	}
-	s, err := h.open(ctx, sp, KindSentence)
+	s, err := h.open(ctx, sp, plugin.KindSentence)
 	if err != nil {
 		return nil, err
 	}
 	return &pluginSplitter{s: s, model: sp.Arg, name: sp.String()}, nil
 }
 
-// Info is what a plugin says about one of its services.
-type Info struct {
-	// Name is the name the plugin reports, usually its manifest name.
-	Name string
-	// Version is the plugin's own version.
-	Version string
-	// Models lists the models the service serves; empty for a plugin that loads them on
-	// demand (such as from a path).
-	Models []string
-	// ProtocolVersion is the service's protocol version, "MAJOR.MINOR".
-	ProtocolVersion string
-	// Kinds lists the services the plugin serves.
-	Kinds []string
-}
-
 // Info starts the plugin called name if needed and returns what it says about its service of
-// kind (KindTokenizer or KindSentence). Errors are as for TokenCounter.
-func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
+// kind. Errors are as for TokenCounter.
+func (h *Host) Info(ctx context.Context, name string, kind plugin.Kind) (plugin.Info, error) {
 	s, err := h.supervisor(name, kind)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
 	inst, err := s.get(ctx)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
 	info, err := inst.info(ctx, kind)
 	if err != nil {
-		return Info{}, s.callError(ctx, inst, err)
+		return plugin.Info{}, s.callError(ctx, inst, err)
 	}
 	return info, nil
 }
@@ -241,7 +238,7 @@ func (h *Host) Close() error {
 }
 
 // supervisor returns the supervisor of the plugin called name, which must offer kind.
-func (h *Host) supervisor(name, kind string) (*supervisor, error) {
+func (h *Host) supervisor(name string, kind plugin.Kind) (*supervisor, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -253,7 +250,7 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 	}
 	if !p.Serves(kind) {
 		return nil, fmt.Errorf("host: plugin %q offers %s, not %s (manifest %s): %w",
-			name, strings.Join(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
+			name, joinKinds(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
 	}
 	s := h.sups[name]
 	if s == nil {
@@ -264,7 +261,7 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 }
 
 // open resolves a plugin spec of kind to a running, checked supervisor.
-func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, error) {
+func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor, error) {
 	s, err := h.supervisor(sp.Plugin, kind)
 	if err != nil {
 		return nil, err
@@ -289,19 +286,23 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 		return nil, fmt.Errorf("host: spec %q: plugin %q has no %s model %q; it serves %s: %w",
 			sp, sp.Plugin, kind, sp.Arg, strings.Join(info.Models, ", "), sdk.ErrUnsupported)
 	}
-	if sp.Arg != "" && len(info.Models) == 0 {
-		// A plugin that loads models on demand (hf:PATH) is asked for this one now, with an
-		// empty text, so a missing or refused model fails here with the plugin's reason.
-		var err error
-		switch kind {
-		case KindTokenizer:
-			_, err = inst.tokenizer.WithModel(sp.Arg).Count(ctx, []string{""})
-		case KindSentence:
-			_, err = inst.sentence.WithModel(sp.Arg).Split(ctx, []string{""})
+	// The model is asked for now, so that one the plugin cannot load (hf:PATH of a missing
+	// file) fails here with the plugin's reason, and a plugin whose answers break the contract
+	// fails before a chunker relies on them.
+	if err := probe(ctx, inst, kind, sp.Arg); err != nil {
+		if ctx.Err() == nil && errors.Is(err, sdk.ErrBadResponse) {
+			return nil, fmt.Errorf("host: spec %q: plugin %q (%s) fails the host's checks of its answers: %w", sp, sp.Plugin, s.plugin.Path, err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
-		}
+		return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
 	}
 	return s, nil
+}
+
+// joinKinds joins kinds with sep.
+func joinKinds(kinds []plugin.Kind, sep string) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, sep)
 }

@@ -14,6 +14,7 @@ import (
 	plugin "github.com/hashicorp/go-plugin"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // wantErr fails the test unless err matches every target and its text holds every substring.
@@ -96,12 +97,12 @@ func TestOneProcessServesEveryModelAndKindOfAPlugin(t *testing.T) {
 	if procs := processesOf(bin); len(procs) != 1 {
 		t.Errorf("plugin processes running: %v, want exactly one", procs)
 	}
-	info, err := h.Info(ctx, "faulty", KindTokenizer)
+	info, err := h.Info(ctx, "faulty", sdkplugin.KindTokenizer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Info{Name: "faulty", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.0",
-		Kinds: []string{KindTokenizer, KindSentence}}
+	want := sdkplugin.Info{Name: "faulty", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.0",
+		Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer, sdkplugin.KindSentence}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
@@ -182,7 +183,7 @@ func TestAKindTheManifestDoesNotListIsNotFound(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	copyFile(t, faultyBin, dir+"/tok")
-	if err := BuildManifest(dir, []Entry{{Name: "tok", Binary: "tok", Kinds: []string{KindTokenizer}}}); err != nil {
+	if err := BuildManifest(dir, []Entry{{Name: "tok", Binary: "tok", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}}); err != nil {
 		t.Fatal(err)
 	}
 	cat, err := Load(dir)
@@ -382,22 +383,6 @@ func TestWaitingForAStartEndsWithTheCallersContext(t *testing.T) {
 	}
 	if n := starts(h, "faulty"); n != 1 {
 		t.Errorf("started %d processes, want 1", n)
-	}
-}
-
-func TestWrongCountsAreABadResponse(t *testing.T) {
-	dir, bin := setup(t, "-wrong-counts")
-	checkLeaks(t, bin)
-	h := newHost(t, dir, Options{})
-	ctx := context.Background()
-	tc, err := h.TokenCounter(ctx, "plugin:faulty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = tc.Count(ctx, []string{"a", "b c", "d"})
-	wantErr(t, err, []error{sdk.ErrBadResponse}, `plugin "faulty"`, "2 counts for 3 texts")
-	if n := starts(h, "faulty"); n != 1 {
-		t.Errorf("a bad answer restarted the plugin: %d starts, want 1", n)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"io"
 	"os"
 	"os/exec"
@@ -128,7 +129,7 @@ func setup(t *testing.T, args ...string) (dir, bin string) {
 	if err := os.Link(faultyBin, bin); err != nil {
 		copyFile(t, faultyBin, bin)
 	}
-	err := BuildManifest(dir, []Entry{{Name: "faulty", Binary: name, Args: args, Kinds: []string{KindTokenizer, KindSentence}}})
+	err := BuildManifest(dir, []Entry{{Name: "faulty", Binary: name, Args: args, Kinds: []plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // ManifestName is the name of the manifest WriteManifest and BuildManifest write. Discovery
@@ -30,14 +30,6 @@ const ManifestPattern = "*.plugins.json"
 // manifest without a "version" field is version 1.
 const ManifestVersion = 1
 
-// The kinds of service a plugin offers, as a manifest's "kinds" lists them.
-const (
-	// KindTokenizer ("tokenizer") is a token counter: Host.TokenCounter.
-	KindTokenizer = pluginrpc.KindTokenizer
-	// KindSentence ("sentence") is a sentence splitter: Host.SentenceSplitter.
-	KindSentence = pluginrpc.KindSentence
-)
-
 // Entry is one plugin as a manifest lists it.
 type Entry struct {
 	// Name is what specs call the plugin ("plugin:NAME:ARG"): a letter or digit followed by
@@ -51,8 +43,9 @@ type Entry struct {
 	SHA256 string `json:"sha256"`
 	// Args are the command-line arguments the plugin is started with.
 	Args []string `json:"args,omitempty"`
-	// Kinds lists the services the plugin offers: KindTokenizer, KindSentence.
-	Kinds []string `json:"kinds"`
+	// Kinds lists the services the plugin offers: plugin.KindTokenizer ("tokenizer", for
+	// Host.TokenCounter), plugin.KindSentence ("sentence", for Host.SentenceSplitter).
+	Kinds []plugin.Kind `json:"kinds"`
 }
 
 // Manifest is a manifest file as read by LoadManifest.
@@ -262,11 +255,11 @@ func validateEntry(p parser, at string, e *Entry, needSum bool) error {
 		e.SHA256 = sum
 	}
 	if len(e.Kinds) == 0 {
-		return p.errorf(at+".kinds", "missing; want %q, %q or both", KindTokenizer, KindSentence)
+		return p.errorf(at+".kinds", "missing; want %q, %q or both", plugin.KindTokenizer, plugin.KindSentence)
 	}
 	for i, k := range e.Kinds {
-		if k != KindTokenizer && k != KindSentence {
-			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "unknown kind %q; want %q or %q", k, KindTokenizer, KindSentence)
+		if _, err := plugin.ParseKind(string(k)); err != nil {
+			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "unknown kind %q; want %q or %q", k, plugin.KindTokenizer, plugin.KindSentence)
 		}
 		if slices.Index(e.Kinds, k) != i {
 			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "%q listed twice", k)

@@ -13,6 +13,7 @@ import (
 	plugin "github.com/hashicorp/go-plugin"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 const sum64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -42,17 +43,17 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Manifest{Path: path, Version: 1, Entries: []Entry{
-		{Name: "tiktoken", Binary: "bin/chunkkit-tiktoken", SHA256: sum64, Args: []string{"-v", "x y"}, Kinds: []string{"tokenizer"}},
-		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []string{"sentence", "tokenizer"}},
+		{Name: "tiktoken", Binary: "bin/chunkkit-tiktoken", SHA256: sum64, Args: []string{"-v", "x y"}, Kinds: []sdkplugin.Kind{"tokenizer"}},
+		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}},
 	}}
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("LoadManifest (-want +got):\n%s", diff)
 	}
 	wantPlugins := []Plugin{
 		{Name: "tiktoken", Path: filepath.Join(dir, "bin", "chunkkit-tiktoken"), SHA256: sum64, Args: []string{"-v", "x y"},
-			Kinds: []string{"tokenizer"}, Manifest: path},
+			Kinds: []sdkplugin.Kind{"tokenizer"}, Manifest: path},
 		{Name: "sentence", Path: filepath.Join(dir, "chunkkit-sentence"), SHA256: sum64,
-			Kinds: []string{"sentence", "tokenizer"}, Manifest: path},
+			Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Manifest: path},
 	}
 	if diff := cmp.Diff(wantPlugins, m.Plugins()); diff != "" {
 		t.Errorf("Plugins (-want +got):\n%s", diff)
@@ -135,8 +136,8 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 	}
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
 	entries := []Entry{
-		{Name: "one", Binary: "bin/one", Args: []string{"-x"}, Kinds: []string{KindTokenizer}},
-		{Name: "two", Binary: "two", SHA256: "ignored", Kinds: []string{KindSentence}},
+		{Name: "one", Binary: "bin/one", Args: []string{"-x"}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: "two", Binary: "two", SHA256: "ignored", Kinds: []sdkplugin.Kind{sdkplugin.KindSentence}},
 	}
 	if err := BuildManifest(dir, entries); err != nil {
 		t.Fatal(err)
@@ -146,8 +147,8 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Entry{
-		{Name: "one", Binary: "bin/one", SHA256: sum("first binary"), Args: []string{"-x"}, Kinds: []string{KindTokenizer}},
-		{Name: "two", Binary: "two", SHA256: sum("second binary"), Kinds: []string{KindSentence}},
+		{Name: "one", Binary: "bin/one", SHA256: sum("first binary"), Args: []string{"-x"}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: "two", Binary: "two", SHA256: sum("second binary"), Kinds: []sdkplugin.Kind{sdkplugin.KindSentence}},
 	}
 	if diff := cmp.Diff(want, m.Entries); diff != "" {
 		t.Errorf("entries read back (-want +got):\n%s", diff)
@@ -165,7 +166,7 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 func TestBuildManifestNamesAMissingBinary(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	err := BuildManifest(dir, []Entry{{Name: "ghost", Binary: "ghost", Kinds: []string{KindTokenizer}}})
+	err := BuildManifest(dir, []Entry{{Name: "ghost", Binary: "ghost", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}})
 	var me *ManifestError
 	if !errors.As(err, &me) || me.Field != "plugins[0].binary" || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), `"ghost"`) {
 		t.Errorf("got %v, want a *ManifestError on plugins[0].binary naming the plugin and matching os.ErrNotExist", err)
@@ -177,13 +178,13 @@ func TestBuildManifestNamesAMissingBinary(t *testing.T) {
 
 func TestWriteManifestRefusesInvalidEntries(t *testing.T) {
 	t.Parallel()
-	good := Entry{Name: "p", Binary: "p", SHA256: sum64, Kinds: []string{KindTokenizer}}
+	good := Entry{Name: "p", Binary: "p", SHA256: sum64, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}
 	for _, tt := range []struct {
 		name    string
 		entries []Entry
 		field   string
 	}{
-		{"an entry without a checksum", []Entry{{Name: "p", Binary: "p", Kinds: []string{KindTokenizer}}}, "plugins[0].sha256"},
+		{"an entry without a checksum", []Entry{{Name: "p", Binary: "p", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}}, "plugins[0].sha256"},
 		{"an entry without kinds", []Entry{{Name: "p", Binary: "p", SHA256: sum64}}, "plugins[0].kinds"},
 		{"two entries with one name", []Entry{good, good}, "plugins[1].name"},
 	} {
@@ -205,7 +206,7 @@ func TestVerifyRefusesAChangedBinary(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("original"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := BuildManifest(dir, []Entry{{Name: "p", Binary: "p", Kinds: []string{KindTokenizer}}}); err != nil {
+	if err := BuildManifest(dir, []Entry{{Name: "p", Binary: "p", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(bin, []byte("changed"), 0o755); err != nil {

@@ -17,8 +17,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // exitGrace is how long a failed call waits for go-plugin to notice that the process is gone:
@@ -63,8 +64,8 @@ type instance struct {
 	cmd       *exec.Cmd
 	client    *plugin.Client
 	protocol  int
-	tokenizer *pluginrpc.TokenizerClient
-	sentence  *pluginrpc.SentenceClient
+	tokenizer *pluginclient.TokenizerClient
+	sentence  *pluginclient.SentenceClient
 	stderr    *tail
 
 	release  chan struct{} // closed after the process is gone: frees the spawning thread
@@ -73,7 +74,7 @@ type instance struct {
 	exit     string      // how the process ended, set by kill
 
 	infoMu sync.Mutex
-	infos  map[string]Info
+	infos  map[sdkplugin.Kind]sdkplugin.Info
 
 	discarded bool // guarded by supervisor.mu: the failure has been recorded
 }
@@ -98,7 +99,7 @@ func (s *supervisor) get(ctx context.Context) (*instance, error) {
 				ready:   make(chan struct{}),
 				release: make(chan struct{}),
 				stderr:  newTail(8),
-				infos:   make(map[string]Info),
+				infos:   make(map[sdkplugin.Kind]sdkplugin.Info),
 			}
 			s.cur = inst
 			s.live[inst] = struct{}{}
@@ -213,8 +214,8 @@ func (s *supervisor) start(inst *instance) error {
 	inst.cmd = exec.Command(s.plugin.Path, s.plugin.Args...)
 	dieWithParent(inst.cmd)
 	inst.client = plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{Name: s.plugin.Name}),
+		HandshakeConfig:  pluginclient.Handshake(),
+		VersionedPlugins: pluginclient.VersionedPlugins(s.plugin.Name),
 		Cmd:              inst.cmd,
 		// A fresh hash per client: SecureConfig writes into it.
 		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
@@ -231,19 +232,19 @@ func (s *supervisor) start(inst *instance) error {
 		return err
 	}
 	inst.protocol = inst.client.NegotiatedVersion()
-	raw, err := rpc.Dispense(pluginrpc.KindTokenizer)
+	raw, err := rpc.Dispense(string(sdkplugin.KindTokenizer))
 	if err != nil {
 		return err
 	}
-	tok, ok := raw.(*pluginrpc.TokenizerClient)
+	tok, ok := raw.(*pluginclient.TokenizerClient)
 	if !ok {
 		return fmt.Errorf("dispensed %T, want a tokenizer client", raw)
 	}
-	raw, err = rpc.Dispense(pluginrpc.KindSentence)
+	raw, err = rpc.Dispense(string(sdkplugin.KindSentence))
 	if err != nil {
 		return err
 	}
-	sen, ok := raw.(*pluginrpc.SentenceClient)
+	sen, ok := raw.(*pluginclient.SentenceClient)
 	if !ok {
 		return fmt.Errorf("dispensed %T, want a sentence client", raw)
 	}
@@ -421,24 +422,22 @@ func (inst *instance) waitExited(d time.Duration) bool {
 }
 
 // info asks the plugin's service of kind for its Info, once per process.
-func (inst *instance) info(ctx context.Context, kind string) (Info, error) {
+func (inst *instance) info(ctx context.Context, kind sdkplugin.Kind) (sdkplugin.Info, error) {
 	inst.infoMu.Lock()
 	info, ok := inst.infos[kind]
 	inst.infoMu.Unlock()
 	if ok {
 		return info, nil
 	}
-	var raw pluginrpc.Info
 	var err error
-	if kind == KindSentence {
-		raw, err = inst.sentence.Info(ctx)
+	if kind == sdkplugin.KindSentence {
+		info, err = inst.sentence.Info(ctx)
 	} else {
-		raw, err = inst.tokenizer.Info(ctx)
+		info, err = inst.tokenizer.Info(ctx)
 	}
 	if err != nil {
-		return Info{}, err
+		return sdkplugin.Info{}, err
 	}
-	info = Info{Name: raw.Name, Version: raw.Version, Models: raw.Models, ProtocolVersion: raw.ProtocolVersion, Kinds: raw.Kinds}
 	inst.infoMu.Lock()
 	inst.infos[kind] = info
 	inst.infoMu.Unlock()

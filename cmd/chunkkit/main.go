@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -16,7 +17,9 @@ const usage = `chunkkit turns documents into retrieval-ready chunks.
 
 Usage:
   chunkkit chunk FILE|DIR|- ... [flags]
-                                      chunk documents (chunkkit chunk -h for flags)
+                                      chunk documents: files, directories (recursively),
+                                      standard input, --from jsonl streams; -j workers
+                                      (chunkkit chunk -h for flags)
   chunkkit count [--tokenizer SPEC]   count the tokens of standard input (--jsonl: one per line)
   chunkkit compat doc2mark FILE.json  doc2mark's chunk_content, byte-exact (--config JSON)
   chunkkit bench [flags] [CORPUS]     compare strategies and tokenizers (chunkkit bench -h)
@@ -31,11 +34,33 @@ tiktoken:o200k_base, plugin:NAME[:ARG].
 See docs/reference/cli.md.
 `
 
+// main runs the command line. SIGINT or SIGTERM cancels the work: a command writes what is
+// done, stops its plugins and exits 128 + the signal's number (130, 143), as shells expect. A
+// second signal exits at once.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var caught atomic.Int32
+	go func() {
+		s := <-sigs
+		caught.Store(int32(signalNumber(s)))
+		cancel()
+		s = <-sigs
+		os.Exit(128 + signalNumber(s))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	if n := caught.Load(); n != 0 {
+		code = 128 + int(n)
+	}
 	os.Exit(code)
+}
+
+func signalNumber(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return int(n)
+	}
+	return 2 // os.Interrupt where it is not a syscall.Signal
 }
 
 // errUsage marks a command line that cannot be run; the message has been printed already.

@@ -66,6 +66,24 @@ func rules() []rule {
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
+			name:      "the plugin contract imports only the standard library and sdk",
+			packages:  []string{"sdk/plugin"},
+			allowOnly: []string{"sdk"},
+			forbid:    []string{"internal", grpc, goPlugin},
+		},
+		{
+			name:     "the plugin side of the glue never depends on the host side",
+			packages: []string{"internal/pluginserver", "sdk/serve"},
+			except:   []string{"sdk/serve/servetest"},
+			forbid:   []string{"internal/pluginclient", "host"},
+		},
+		{
+			name:     "the host side of the glue never depends on the plugin side",
+			packages: []string{"internal/pluginclient", "host"},
+			except:   []string{"host/hosttest"},
+			forbid:   []string{"internal/pluginserver", "sdk/serve"},
+		},
+		{
 			name:     "host never depends on plugins, bench or commands",
 			packages: []string{"host"},
 			forbid:   []string{"plugins", "bench", "*/cmd"},
@@ -83,6 +101,11 @@ func rules() []rule {
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
+			name:     "the pipeline package takes a chunker: it never depends on host, plugins, bench, commands or an RPC stack",
+			packages: []string{"pipeline"},
+			forbid:   []string{"host", "plugins", "bench", "*/cmd", "sdk/serve", grpc, goPlugin},
+		},
+		{
 			name:     "plugins never depend on host or bench",
 			packages: []string{"plugins"},
 			forbid:   []string{"host", "bench"},
@@ -93,11 +116,13 @@ func rules() []rule {
 			forbid:   []string{"host", "plugins", "adapters", "bench", "*/cmd"},
 		},
 		// DESIGN.md says nothing imports bench, and also that cmd/chunkkit may import
-		// anything and runs `chunkkit bench`: the command line is the one exception.
+		// anything and runs `chunkkit bench`: the command line is the one exception, and so
+		// are the developer programs under tools/ that drive the bench (tools/heading-eval
+		// builds the heading-rich evaluation set with its scorer); nothing imports them either.
 		{
-			name:     "nothing but bench itself and the chunkkit command depends on bench",
+			name:     "nothing but bench itself, the chunkkit command and tools depends on bench",
 			packages: []string{""},
-			except:   []string{"bench", "cmd"},
+			except:   []string{"bench", "cmd", "tools"},
 			forbid:   []string{"bench"},
 		},
 		{
@@ -399,6 +424,9 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 			"adapters/ocr imports host, which the rule does not allow",
 		},
 		"the conformance kit imports only the standard library, sdk and go-cmp": nil,
+		"the host side of the glue never depends on the plugin side": {
+			"host depends on sdk/serve: host → plugins/tiktoken → sdk/serve",
+		},
 		"plugins never depend on host or bench": {
 			"plugins/sentence depends on host: plugins/sentence → host",
 		},
@@ -407,7 +435,7 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 			"internal/report depends on host: internal/report → bench → host",
 			"internal/report depends on plugins/tiktoken: internal/report → bench → plugins/tiktoken",
 		},
-		"nothing but bench itself and the chunkkit command depends on bench": {
+		"nothing but bench itself, the chunkkit command and tools depends on bench": {
 			"internal/report depends on bench: internal/report → bench",
 		},
 		"nothing depends on a command package": {

@@ -63,17 +63,24 @@ func classAt(text string, at int) (c uint8, size int) {
 		return 0, 0
 	}
 	if b := text[at]; b < utf8.RuneSelf {
-		return class(rune(b)), 1
+		return bmpBlocks[b], 1 // block 0 is ASCII's
 	}
 	r, size := utf8.DecodeRuneInString(text[at:])
-	return class(r), size
+	return runeClass(r), size
 }
 
 // skip returns the end of the run of runes, from at, whose class has a bit of want.
 func skip(text string, at int, want uint8) int {
 	for at < len(text) {
-		c, size := classAt(text, at)
-		if c&want == 0 {
+		if b := text[at]; b < utf8.RuneSelf {
+			if bmpBlocks[b]&want == 0 {
+				break
+			}
+			at++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[at:])
+		if runeClass(r)&want == 0 {
 			break
 		}
 		at += size
@@ -97,11 +104,26 @@ func skipN(text string, at int, want uint8, limit int) int {
 // skipOther returns the end of the run of [^\s\p{L}\p{N}] runes from at.
 func skipOther(text string, at int) int {
 	for at < len(text) {
-		c, size := classAt(text, at)
-		if !isOther(c) {
+		if b := text[at]; b < utf8.RuneSelf {
+			if !isOther(bmpBlocks[b]) {
+				break
+			}
+			at++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[at:])
+		if !isOther(runeClass(r)) {
 			break
 		}
 		at += size
 	}
 	return at
+}
+
+// runeClass returns class(r), from the generated table for the Basic Multilingual Plane.
+func runeClass(r rune) uint8 {
+	if r < 0x10000 {
+		return bmpBlocks[int(bmpIndex[r>>8])<<8|int(r&0xFF)]
+	}
+	return class(r)
 }

@@ -1,5 +1,7 @@
 package pretok
 
+import "unicode/utf8"
+
 // R50k is the scanner of R50kPattern:
 // `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`.
 func R50k(text string, at int) int {
@@ -50,6 +52,9 @@ func Cl100k(text string, at int) int {
 	if n := contraction(text, at, true); n > 0 {
 		return at + n
 	}
+	if end, ok := asciiWord(text, at, false); ok {
+		return end
+	}
 	c0, size0 := classAt(text, at)
 	if isPrefix(c0) {
 		if c1, _ := classAt(text, at+size0); c1&classL != 0 {
@@ -87,6 +92,9 @@ func Qwen(text string, at int) int {
 //	|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func O200k(text string, at int) int {
+	if end, ok := asciiWord(text, at, true); ok {
+		return withContraction(text, end)
+	}
 	c0, size0 := classAt(text, at)
 	// Each word alternative first tries with the optional prefix rune, then without.
 	starts := [2]int{at, -1}
@@ -115,6 +123,44 @@ func O200k(text string, at int) int {
 		return end
 	}
 	return splitSpace(text, at)
+}
+
+// asciiWord is the fast path of the word alternatives for ASCII text: an optional prefix
+// character ([^\r\n\p{L}\p{N}]) and a run of ASCII letters, followed by an ASCII byte or
+// the end (a non-ASCII rune could be a letter or mark that continues the word). With cased,
+// the run is O200kPattern's: upper-case letters, then lower-case ones, where it matches the
+// first word alternative (U*L+) if any lower-case letter follows the upper-case run and the
+// second (U+L*) otherwise. It reports false where it does not apply; the caller then takes
+// the general path, which finds the same match there.
+func asciiWord(text string, at int, cased bool) (end int, ok bool) {
+	b := text[at]
+	if b >= utf8.RuneSelf {
+		return 0, false
+	}
+	from := at
+	if bmpBlocks[b]&classL == 0 {
+		if !isPrefix(bmpBlocks[b]) {
+			return 0, false
+		}
+		from = at + 1
+	}
+	end = from
+	if cased {
+		for end < len(text) && 'A' <= text[end] && text[end] <= 'Z' {
+			end++
+		}
+		for end < len(text) && 'a' <= text[end] && text[end] <= 'z' {
+			end++
+		}
+	} else {
+		for end < len(text) && text[end] < utf8.RuneSelf && bmpBlocks[text[end]]&classL != 0 {
+			end++
+		}
+	}
+	if end == from || end < len(text) && text[end] >= utf8.RuneSelf {
+		return 0, false
+	}
+	return end, true
 }
 
 // contraction returns the length of the contraction 's, 't, 're, 've, 'm, 'll or 'd at at, or

@@ -141,26 +141,26 @@ func TestNewRefusesUnknownModelsListingTheKnownOnes(t *testing.T) {
 
 func TestSplittersServesBothModelsAndDefaultsToPunkt(t *testing.T) {
 	t.Parallel()
-	var ss sentence.Splitters
+	ss := sentence.NewSplitters()
 	ctx := context.Background()
 	if diff := cmp.Diff([]string{"punkt:en", "uax29"}, ss.Models()); diff != "" {
 		t.Errorf("Models (-want +got):\n%s", diff)
 	}
 	for model, name := range map[string]string{"": "punkt:en", "punkt:en": "punkt:en", "uax29": "uax29"} {
-		s, err := ss.Splitter(ctx, model)
+		s, err := ss.Model(ctx, model)
 		if err != nil {
-			t.Fatalf("Splitter(%q): %v", model, err)
+			t.Fatalf("Model(%q): %v", model, err)
 		}
 		if got := s.(sdk.Namer).Name(); got != name {
-			t.Errorf("Splitter(%q).Name() = %q, want %q", model, got, name)
+			t.Errorf("Model(%q).Name() = %q, want %q", model, got, name)
 		}
-		again, _ := ss.Splitter(ctx, model)
+		again, _ := ss.Model(ctx, model)
 		if again != s {
-			t.Errorf("Splitter(%q) loaded the model twice", model)
+			t.Errorf("Model(%q) loaded the model twice", model)
 		}
 	}
-	if _, err := ss.Splitter(ctx, "punkt:de"); !errors.Is(err, sdk.ErrUnsupported) {
-		t.Errorf("Splitter(punkt:de) error = %v, want one matching sdk.ErrUnsupported", err)
+	if _, err := ss.Model(ctx, "punkt:de"); !errors.Is(err, sdk.ErrUnsupported) {
+		t.Errorf("Model(punkt:de) error = %v, want one matching sdk.ErrUnsupported", err)
 	}
 }
 

@@ -67,8 +67,9 @@ func BenchmarkBoundariesGenerated(b *testing.B) {
 }
 
 // BenchmarkPathological runs inputs that are slow for BPE: one long piece of one letter, at
-// doubling lengths so that the growth shows (linear for Fast, superlinear for Reference), and
-// 1 MB holding 2,000 "<|endoftext|>".
+// doubling lengths so that the growth shows (linear for Backtrack and Fast, superlinear for
+// Reference), 1 MB of one CJK character (one piece too), and 1 MB holding 2,000
+// "<|endoftext|>".
 func BenchmarkPathological(b *testing.B) {
 	var endoftext strings.Builder
 	filler := strings.Repeat("Plain words between markers. ", 17) // 493 bytes
@@ -81,6 +82,7 @@ func BenchmarkPathological(b *testing.B) {
 		{"a×20000", strings.Repeat("a", 20000)},
 		{"a×40000", strings.Repeat("a", 40000)},
 		{"a×80000", strings.Repeat("a", 80000)},
+		{"語×349525-1MB", strings.Repeat("語", 1<<20/3)},
 		{"endoftext×2000-in-1MB", endoftext.String()},
 	}
 	for _, backend := range backends {

@@ -8,13 +8,15 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/serve/servetest"
 )
 
-func TestFastBackendConformsOnEveryEncoding(t *testing.T) {
+func TestBacktrackAndFastBackendsConformOnEveryEncoding(t *testing.T) {
 	t.Parallel()
-	for _, enc := range tiktoken.Encodings() {
-		t.Run(enc, func(t *testing.T) {
-			t.Parallel()
-			conformance.TokenCounter(t, counter(t, enc, tiktoken.Fast))
-		})
+	for _, backend := range []tiktoken.Backend{tiktoken.Backtrack, tiktoken.Fast} {
+		for _, enc := range tiktoken.Encodings() {
+			t.Run(string(backend)+"/"+enc, func(t *testing.T) {
+				t.Parallel()
+				conformance.TokenCounter(t, counter(t, enc, backend))
+			})
+		}
 	}
 }
 
@@ -33,7 +35,7 @@ func TestReferenceBackendConforms(t *testing.T) {
 // in-process counter.
 func TestServedCounterConformsAndMatchesInProcess(t *testing.T) {
 	t.Parallel()
-	served := servetest.TokenCounter(t, &tiktoken.Counters{}, "cl100k_base")
+	served := servetest.TokenCounter(t, tiktoken.NewCounters(), "cl100k_base")
 	conformance.TokenCounter(t, served)
 
 	var texts []string
@@ -41,7 +43,7 @@ func TestServedCounterConformsAndMatchesInProcess(t *testing.T) {
 		texts = append(texts, g.text)
 	}
 	ctx := t.Context()
-	want, err := counter(t, "cl100k_base", tiktoken.Fast).Boundaries(ctx, texts)
+	want, err := counter(t, "cl100k_base", tiktoken.Backtrack).Boundaries(ctx, texts)
 	if err != nil {
 		t.Fatal(err)
 	}

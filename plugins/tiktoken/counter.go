@@ -37,16 +37,16 @@ var (
 )
 
 // New returns a Counter for encoding (one of Encodings) run by backend; the zero Backend is
-// Fast. An unknown encoding or backend gives an error matching sdk.ErrUnsupported that names
+// Backtrack. An unknown encoding or backend gives an error matching sdk.ErrUnsupported that names
 // what is available.
 //
 // New never touches the network or the file system: both backends' vocabularies are
 // compiled into the binary. Building a Counter is not free (each builds its vocabulary's
 // lookup tables: measured on 2 cores, 40 ms for cl100k_base and 230 ms for o200k_base on the
-// Reference backend), so build one per model and share it, or use Counters.
+// Reference backend), so build one per model and share it, or use NewCounters.
 func New(encoding string, backend Backend) (*Counter, error) {
 	if backend == "" {
-		backend = Fast
+		backend = Backtrack
 	}
 	if err := checkEncoding(encoding); err != nil {
 		return nil, fmt.Errorf("tiktoken: %w", err)
@@ -59,6 +59,8 @@ func New(encoding string, backend Backend) (*Counter, error) {
 		err error
 	)
 	switch backend {
+	case Backtrack:
+		enc, err = newBacktrack(encoding)
 	case Fast:
 		enc, err = newFast(encoding)
 	case Reference:
@@ -71,11 +73,11 @@ func New(encoding string, backend Backend) (*Counter, error) {
 }
 
 // Name returns the counter's tokenizer spec: "tiktoken:" and the encoding, followed by
-// "@reference" for the Reference backend, such as "tiktoken:cl100k_base" or
+// "@fast" or "@reference" for those backends, such as "tiktoken:cl100k_base" or
 // "tiktoken:cl100k_base@reference". ParseModel accepts it.
 func (c *Counter) Name() string {
 	name := specPrefix + c.encoding
-	if c.backend != Fast {
+	if c.backend != Backtrack {
 		name += backendSep + string(c.backend)
 	}
 	return name

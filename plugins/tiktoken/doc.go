@@ -3,36 +3,47 @@
 // sdk.TokenCounter; the same package is served as the chunkkit plugin "tiktoken" by its cmd/
 // binary, so a chunker can use it in-process or out of process and get the same answers.
 //
-//	c, err := tiktoken.New("cl100k_base", tiktoken.Fast)
+//	c, err := tiktoken.New("cl100k_base", tiktoken.Backtrack)
 //	counts, err := c.Count(ctx, []string{"Hello, world!"}) // [4]
 //
 // # Models and backends
 //
-// A model string names an encoding and, after "@", a backend: "cl100k_base" (the Fast
-// backend), "cl100k_base@fast", "cl100k_base@reference". ParseModel reads them, Models lists
-// them, and Counters hands out one shared Counter per model. Counter.Name gives the tokenizer
-// spec: "tiktoken:cl100k_base" or "tiktoken:cl100k_base@reference".
+// A model string names an encoding and, after "@", a backend: "cl100k_base" and
+// "cl100k_base@backtrack" (the Backtrack backend, the default), "cl100k_base@fast",
+// "cl100k_base@reference". ParseModel reads them, Models lists them, and NewCounters hands out one
+// shared Counter per model. Counter.Name gives the tokenizer spec: "tiktoken:cl100k_base" or
+// "tiktoken:cl100k_base@reference".
 //
-// The Fast backend (the default) uses the vocabularies github.com/tiktoken-go/tokenizer
-// compiles into the binary, splits text into pieces with hand-written scanners that find
-// exactly what tiktoken's patterns find, and merges each piece with a heap, so time grows
-// linearly with input, long runs without a break ("a"×100000) included. Counting cl100k_base
-// on 4 MB of English documentation on 2 cores, it did 41 MB/s, the Reference backend 4.7
-// MB/s and OpenAI's tiktoken (npm, WASM) 4.2 MB/s (BenchmarkCount and
-// tools/tiktoken-golden/bench.mjs), all three finding the same 1,030,873 tokens. It does not
-// call tokenizer's own Count or Encode: their generated matcher drops U+007F and splits
-// white-space runs holding several newlines differently from tiktoken (see backend_fast.go).
+// All three backends split text into pieces with tiktoken's pattern and encode each piece on
+// its own; they differ in how.
 //
-// The Reference backend is github.com/pkoukk/tiktoken-go, a line-by-line port of tiktoken,
-// with the vocabularies of github.com/pkoukk/tiktoken-go-loader compiled in. It is here to
-// cross-check the Fast backend. Its merge is quadratic in the length of a piece: measured on
-// 2 cores, "a" repeated 10,000, 20,000, 40,000 and 80,000 times took 47 ms, 189 ms, 756 ms and
-// 3.3 s (BenchmarkPathological), where Fast took 1.9, 3.8, 7.9 and 16 ms. OpenAI's tiktoken
-// is quadratic there too (about 14 s for 100,000 × "a").
+// Backtrack (the default) splits with internal/pretok's hand-written scanners and encodes a
+// piece that is not itself a token with the backtracking encoder of GitHub's bpe crate
+// (github.com/github/rust-gems, crates/bpe), ported to Go in internal/bpe: it takes the
+// longest token that starts the rest of the piece and keeps it if BPE could leave it beside
+// the token before (a check that undoes both tokens' merges at the seam), else a shorter one,
+// backing up when none fits; the result is BPE's exactly, because every token of these
+// vocabularies encodes to itself, which the generator checks, and the time is linear in the
+// worst case. Pieces that are not tokens recur, so a Scratch remembers the last 8,192 of them.
+// Loading reads OpenAI's .tiktoken file and a split table (the two tokens each token is merged
+// from) generated ahead of time and embedded (internal/bpe/data, 2.4 MB for the four
+// encodings), so it searches nothing. See docs/reference/tokenizers.md for speed and cold
+// start figures.
+//
+// Fast splits with the same scanners and merges each piece with a heap, O(n log n) in its
+// length. It was the default before Backtrack and stays as a cross-check.
+//
+// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of tiktoken. Its merge is
+// quadratic in the length of a piece: measured on 2 cores, "a" repeated 10,000, 20,000,
+// 40,000 and 80,000 times took 47 ms, 189 ms, 756 ms and 3.3 s (BenchmarkPathological).
+// OpenAI's tiktoken is quadratic there too (about 14 s for 100,000 × "a").
+//
+// All three read their vocabularies from the .tiktoken files that
+// github.com/pkoukk/tiktoken-go-loader embeds, OpenAI's files byte for byte.
 //
 // # Offline
 //
-// Neither backend touches the network or the file system at run time. tiktoken-go's default
+// No backend touches the network or the file system at run time. tiktoken-go's default
 // loader downloads vocabularies and caches them under $TIKTOKEN_CACHE_DIR,
 // $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache; this package installs the offline loader
 // (tiktoken-go's SetBpeLoader, once, before tiktoken-go's first use through this package), which
@@ -43,8 +54,9 @@
 // # What is counted
 //
 // Counts and boundaries equal those of OpenAI's tiktoken (npm tiktoken 1.0.22, its Rust core
-// compiled to WASM) on every case of testdata/strings.json, for both backends and all four
-// encodings; testdata/golden.json holds tiktoken's answers.
+// compiled to WASM) on every case of testdata/strings.json, for every backend and all four
+// encodings; testdata/golden.json holds tiktoken's answers. Counts also equal tiktoken's on
+// every file of the corpus ../shared/tools/build-corpus.sh builds (testdata/corpus.json).
 //
 // Special-token text such as "<|endoftext|>", "<|fim_prefix|>" or "<|endofprompt|>" is always
 // ordinary text, as tiktoken's encode_ordinary treats it: it is never rejected and never

@@ -1,6 +1,28 @@
 package tiktoken
 
-import "github.com/chunkkit/chunkkit/internal/pretok"
+import (
+	"fmt"
+
+	loader "github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/chunkkit/chunkkit/internal/pretok"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
+)
+
+// readTiktoken returns the tokens of encoding's .tiktoken file, OpenAI's file as
+// github.com/pkoukk/tiktoken-go-loader embeds it, as bpe.ParseTiktoken gives them.
+func readTiktoken(encoding string) (tokens string, starts []uint32, err error) {
+	f, err := loader.Assets.Open(encoding + ".tiktoken")
+	if err != nil {
+		return "", nil, fmt.Errorf("loading %s: %w", encoding, err)
+	}
+	defer f.Close()
+	tokens, starts, err = bpe.ParseTiktoken(f)
+	if err != nil {
+		return "", nil, fmt.Errorf("loading %s.tiktoken: %w", encoding, err)
+	}
+	return tokens, starts, nil
+}
 
 // pattern returns encoding's pre-tokenizer pattern, as tiktoken defines it
 // (tiktoken_ext/openai_public.py); p50k_base shares r50k_base's. Every encoding splits text

@@ -8,7 +8,7 @@ import (
 )
 
 func Example() {
-	c, err := tiktoken.New("cl100k_base", tiktoken.Fast)
+	c, err := tiktoken.New("cl100k_base", tiktoken.Backtrack)
 	if err != nil {
 		panic(err)
 	}

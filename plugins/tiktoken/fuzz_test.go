@@ -14,9 +14,9 @@ import (
 // quadratic in the length of a piece.
 const fuzzMaxBytes = 2048
 
-// FuzzBackendsAgree checks, on any input, that both backends give the same counts and
-// boundaries for every encoding, that the boundaries keep sdk.TokenCounter's contract, and
-// that nothing panics. The golden cases seed it; run it with
+// FuzzBackendsAgree checks, on any input, that the backtrack, fast and reference backends
+// give the same counts and boundaries for every encoding, that the boundaries keep
+// sdk.TokenCounter's contract, and that nothing panics. The golden cases seed it; run it with
 // go test -run '^$' -fuzz FuzzBackendsAgree ./plugins/tiktoken.
 func FuzzBackendsAgree(f *testing.F) {
 	for _, g := range loadGolden(f) {
@@ -33,34 +33,37 @@ func FuzzBackendsAgree(f *testing.F) {
 		texts := []string{text}
 		ctx := context.Background()
 		for _, enc := range tiktoken.Encodings() {
-			fast, ref := counter(t, enc, tiktoken.Fast), counter(t, enc, tiktoken.Reference)
-			fastCounts, err := fast.Count(ctx, texts)
-			if err != nil {
-				t.Fatalf("%s: %v", fast.Name(), err)
-			}
+			ref := counter(t, enc, tiktoken.Reference)
 			refCounts, err := ref.Count(ctx, texts)
 			if err != nil {
 				t.Fatalf("%s: %v", ref.Name(), err)
-			}
-			fastBounds, err := fast.Boundaries(ctx, texts)
-			if err != nil {
-				t.Fatalf("%s: %v", fast.Name(), err)
 			}
 			refBounds, err := ref.Boundaries(ctx, texts)
 			if err != nil {
 				t.Fatalf("%s: %v", ref.Name(), err)
 			}
-			if fastCounts[0] != refCounts[0] {
-				t.Errorf("%s: fast Count %d, reference Count %d", enc, fastCounts[0], refCounts[0])
-			}
-			if diff := cmp.Diff(refBounds, fastBounds); diff != "" {
-				t.Errorf("%s: Boundaries (-reference +fast):\n%s", enc, diff)
-			}
-			if err := sdk.CheckBoundaries(texts, fastBounds); err != nil {
-				t.Errorf("%s: %v", fast.Name(), err)
-			}
-			if len(fastBounds[0]) != fastCounts[0] {
-				t.Errorf("%s: Count %d but %d boundaries", fast.Name(), fastCounts[0], len(fastBounds[0]))
+			for _, backend := range []tiktoken.Backend{tiktoken.Backtrack, tiktoken.Fast} {
+				c := counter(t, enc, backend)
+				counts, err := c.Count(ctx, texts)
+				if err != nil {
+					t.Fatalf("%s: %v", c.Name(), err)
+				}
+				bounds, err := c.Boundaries(ctx, texts)
+				if err != nil {
+					t.Fatalf("%s: %v", c.Name(), err)
+				}
+				if counts[0] != refCounts[0] {
+					t.Errorf("%s: Count %d, reference Count %d", c.Name(), counts[0], refCounts[0])
+				}
+				if diff := cmp.Diff(refBounds, bounds); diff != "" {
+					t.Errorf("%s: Boundaries (-reference +%s):\n%s", enc, backend, diff)
+				}
+				if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+					t.Errorf("%s: %v", c.Name(), err)
+				}
+				if len(bounds[0]) != counts[0] {
+					t.Errorf("%s: Count %d but %d boundaries", c.Name(), counts[0], len(bounds[0]))
+				}
 			}
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -22,15 +24,16 @@ var longRuns = []struct{ name, unit string }{
 	{"one symbol", "="},
 }
 
-// TestFastBackendCountsLongRuns checks the fast backend's answers on 80,000-unit runs: one
-// boundary per token, on rune boundaries, the last at the end. That it does so in linear time
+// TestLinearBackendsCountLongRuns checks the backtrack and fast backends' answers on
+// 80,000-unit runs: one boundary per token, on rune boundaries, the last at the end, and both
+// backends agreeing. That it does so in linear time
 // is measured by BenchmarkLongRuns (compare the two sizes with go tool benchstat), never
 // asserted here: a timing assertion fails on a loaded machine, not on a slow algorithm.
-func TestFastBackendCountsLongRuns(t *testing.T) {
+func TestLinearBackendsCountLongRuns(t *testing.T) {
 	t.Parallel()
-	// p50k_base shares r50k_base's pattern and merge code.
+	// p50k_base shares r50k_base's pattern.
 	for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
-		c := counter(t, enc, tiktoken.Fast)
+		c, fast := counter(t, enc, tiktoken.Backtrack), counter(t, enc, tiktoken.Fast)
 		for _, r := range longRuns {
 			t.Run(fmt.Sprintf("%s on a run of %s", enc, r.name), func(t *testing.T) {
 				texts := []string{strings.Repeat(r.unit, 80_000)}
@@ -48,30 +51,40 @@ func TestFastBackendCountsLongRuns(t *testing.T) {
 				if counts[0] != len(bounds[0]) || counts[0] == 0 {
 					t.Errorf("Count = %d, %d boundaries", counts[0], len(bounds[0]))
 				}
+				want, err := fast.Boundaries(context.Background(), texts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, bounds); diff != "" {
+					t.Errorf("Boundaries (-fast +backtrack):\n%s", diff)
+				}
 			})
 		}
 	}
 }
 
-// BenchmarkLongRuns counts each long run at 20,000 and 80,000 units with the fast backend.
+// BenchmarkLongRuns counts each long run at 20,000 and 80,000 units with the backtrack and
+// fast backends.
 // Linear work takes 4× as long for the longer run:
 //
 //	go test -run '^$' -bench LongRuns -count 10 ./plugins/tiktoken | tee runs.txt
 //	go tool benchstat -col /units runs.txt
 func BenchmarkLongRuns(b *testing.B) {
-	for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
-		c := counter(b, enc, tiktoken.Fast)
-		for _, r := range longRuns {
-			for _, n := range []int{20_000, 80_000} {
-				b.Run(fmt.Sprintf("enc=%s/run=%s/units=%d", enc, strings.ReplaceAll(r.name, " ", "-"), n), func(b *testing.B) {
-					texts := []string{strings.Repeat(r.unit, n)}
-					b.SetBytes(int64(len(texts[0])))
-					for b.Loop() {
-						if _, err := c.Count(context.Background(), texts); err != nil {
-							b.Fatal(err)
+	for _, backend := range []tiktoken.Backend{tiktoken.Backtrack, tiktoken.Fast} {
+		for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
+			c := counter(b, enc, backend)
+			for _, r := range longRuns {
+				for _, n := range []int{20_000, 80_000} {
+					b.Run(fmt.Sprintf("backend=%s/enc=%s/run=%s/units=%d", backend, enc, strings.ReplaceAll(r.name, " ", "-"), n), func(b *testing.B) {
+						texts := []string{strings.Repeat(r.unit, n)}
+						b.SetBytes(int64(len(texts[0])))
+						for b.Loop() {
+							if _, err := c.Count(context.Background(), texts); err != nil {
+								b.Fatal(err)
+							}
 						}
-					}
-				})
+					})
+				}
 			}
 		}
 	}

@@ -7,20 +7,23 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// Backend names the implementation a Counter runs. Both backends give the same counts and
+// Backend names the implementation a Counter runs. All backends give the same counts and
 // boundaries (the golden tests hold them to OpenAI's tiktoken); they differ in speed.
 type Backend string
 
 // The backends.
 const (
-	// Fast counts with the vocabularies github.com/tiktoken-go/tokenizer embeds, the
-	// scanners of internal/pretok and this package's own merge: linear time on any input,
-	// several times faster than Reference. It is the default: the zero Backend means Fast.
+	// Backtrack splits text with the scanners of internal/pretok and encodes each piece with
+	// the backtracking encoder of GitHub's bpe crate, ported in internal/bpe: linear time in
+	// the worst case and the fastest backend. It is the default: the zero Backend means
+	// Backtrack, and a model string without "@backend" names it.
+	Backtrack Backend = "backtrack"
+	// Fast counts with the scanners of internal/pretok and a heap merge: O(n log n) in a
+	// piece's length. It was the default before Backtrack and stays as a cross-check.
 	Fast Backend = "fast"
-	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken,
-	// with its vocabularies from github.com/pkoukk/tiktoken-go-loader. It is superlinear on
-	// long runs without a regex split (80,000 × "a" takes seconds), so it is meant for
-	// cross-checking, not for serving.
+	// Reference is github.com/pkoukk/tiktoken-go, a line-by-line port of OpenAI's tiktoken.
+	// It is superlinear on long runs without a regex split (80,000 × "a" takes seconds), so
+	// it is meant for cross-checking, not for serving.
 	Reference Backend = "reference"
 )
 
@@ -40,26 +43,26 @@ func Encodings() []string {
 }
 
 // Models returns every model string this package serves, as ParseModel accepts them: each
-// encoding alone and followed by "@fast" (both the Fast backend) and by "@reference" (the
-// Reference backend). A host checks a requested model against this list, so every spelling
+// encoding alone and followed by "@backtrack" (both the Backtrack backend), by "@fast" (the
+// Fast backend) and by "@reference" (the Reference backend). A host checks a requested model against this list, so every spelling
 // ParseModel accepts is in it. The caller owns the returned slice.
 func Models() []string {
-	models := make([]string, 0, 3*len(encodingNames))
+	models := make([]string, 0, 4*len(encodingNames))
 	for _, enc := range encodingNames {
-		models = append(models, enc, enc+backendSep+string(Fast), enc+backendSep+string(Reference))
+		models = append(models, enc, enc+backendSep+string(Backtrack), enc+backendSep+string(Fast), enc+backendSep+string(Reference))
 	}
 	return models
 }
 
 // ParseModel splits a model string such as "cl100k_base", "cl100k_base@fast" or
 // "cl100k_base@reference" into its encoding and backend; without "@backend" the backend is
-// Fast. A leading "tiktoken:" is accepted, so ParseModel(c.Name()) gives back c's encoding
+// Backtrack. A leading "tiktoken:" is accepted, so ParseModel(c.Name()) gives back c's encoding
 // and backend. An unknown encoding or backend gives an error matching sdk.ErrUnsupported that
 // names what is available.
 func ParseModel(model string) (encoding string, backend Backend, err error) {
 	spec := strings.TrimPrefix(model, specPrefix)
 	encoding, b, found := strings.Cut(spec, backendSep)
-	backend = Fast
+	backend = Backtrack
 	if found {
 		backend = Backend(b)
 	}
@@ -83,8 +86,8 @@ func checkEncoding(encoding string) error {
 
 func checkBackend(backend Backend) error {
 	switch backend {
-	case Fast, Reference:
+	case Backtrack, Fast, Reference:
 		return nil
 	}
-	return fmt.Errorf("%w: backend %q (available: %s, %s)", sdk.ErrUnsupported, backend, Fast, Reference)
+	return fmt.Errorf("%w: backend %q (available: %s, %s, %s)", sdk.ErrUnsupported, backend, Backtrack, Fast, Reference)
 }

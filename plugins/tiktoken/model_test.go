@@ -20,7 +20,8 @@ func TestParseModel(t *testing.T) {
 		wantBackend  tiktoken.Backend
 		wantErr      []string // fragments of an sdk.ErrUnsupported error; nil means success
 	}{
-		{name: "a bare encoding runs on the fast backend", model: "cl100k_base", wantEncoding: "cl100k_base", wantBackend: tiktoken.Fast},
+		{name: "a bare encoding runs on the backtrack backend", model: "cl100k_base", wantEncoding: "cl100k_base", wantBackend: tiktoken.Backtrack},
+		{name: "@backtrack names the backtrack backend", model: "cl100k_base@backtrack", wantEncoding: "cl100k_base", wantBackend: tiktoken.Backtrack},
 		{name: "@fast names the fast backend", model: "o200k_base@fast", wantEncoding: "o200k_base", wantBackend: tiktoken.Fast},
 		{name: "@reference names the reference backend", model: "p50k_base@reference", wantEncoding: "p50k_base", wantBackend: tiktoken.Reference},
 		{name: "a tiktoken: prefix is accepted so names round-trip", model: "tiktoken:r50k_base@reference", wantEncoding: "r50k_base", wantBackend: tiktoken.Reference},
@@ -29,7 +30,7 @@ func TestParseModel(t *testing.T) {
 		{name: "p50k_edit is not served", model: "p50k_edit", wantErr: []string{`encoding "p50k_edit"`}},
 		{name: "encodings are case-sensitive", model: "CL100K_BASE", wantErr: []string{`encoding "CL100K_BASE"`}},
 		{name: "an unknown backend names the available ones", model: "cl100k_base@turbo",
-			wantErr: []string{`backend "turbo"`, "fast, reference"}},
+			wantErr: []string{`backend "turbo"`, "backtrack, fast, reference"}},
 		{name: "an empty backend after @ is refused", model: "cl100k_base@", wantErr: []string{`backend ""`}},
 		{name: "an empty model is refused", model: "", wantErr: []string{`encoding ""`}},
 		{name: "a backend alone is refused", model: "@reference", wantErr: []string{`encoding ""`}},
@@ -62,10 +63,10 @@ func TestParseModel(t *testing.T) {
 func TestModelsListsEveryEncodingOnEachBackend(t *testing.T) {
 	t.Parallel()
 	want := []string{
-		"cl100k_base", "cl100k_base@fast", "cl100k_base@reference",
-		"o200k_base", "o200k_base@fast", "o200k_base@reference",
-		"p50k_base", "p50k_base@fast", "p50k_base@reference",
-		"r50k_base", "r50k_base@fast", "r50k_base@reference",
+		"cl100k_base", "cl100k_base@backtrack", "cl100k_base@fast", "cl100k_base@reference",
+		"o200k_base", "o200k_base@backtrack", "o200k_base@fast", "o200k_base@reference",
+		"p50k_base", "p50k_base@backtrack", "p50k_base@fast", "p50k_base@reference",
+		"r50k_base", "r50k_base@backtrack", "r50k_base@fast", "r50k_base@reference",
 	}
 	if diff := cmp.Diff(want, tiktoken.Models()); diff != "" {
 		t.Errorf("Models() (-want +got):\n%s", diff)
@@ -92,7 +93,7 @@ func TestNewRefusesWhatItDoesNotServe(t *testing.T) {
 	}{
 		{name: "an unknown encoding", encoding: "gpt-4", backend: tiktoken.Fast, want: `encoding "gpt-4" (available: cl100k_base, o200k_base, p50k_base, r50k_base)`},
 		{name: "a model string instead of an encoding", encoding: "cl100k_base@reference", backend: "", want: `encoding "cl100k_base@reference"`},
-		{name: "an unknown backend", encoding: "cl100k_base", backend: "wasm", want: `backend "wasm" (available: fast, reference)`},
+		{name: "an unknown backend", encoding: "cl100k_base", backend: "wasm", want: `backend "wasm" (available: backtrack, fast, reference)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,8 +114,9 @@ func TestNameSaysEncodingAndBackend(t *testing.T) {
 		backend  tiktoken.Backend
 		want     string
 	}{
-		{name: "the fast backend is not named", encoding: "cl100k_base", backend: tiktoken.Fast, want: "tiktoken:cl100k_base"},
-		{name: "the zero backend is the fast one", encoding: "o200k_base", backend: "", want: "tiktoken:o200k_base"},
+		{name: "the backtrack backend is not named", encoding: "cl100k_base", backend: tiktoken.Backtrack, want: "tiktoken:cl100k_base"},
+		{name: "the zero backend is the backtrack one", encoding: "o200k_base", backend: "", want: "tiktoken:o200k_base"},
+		{name: "the fast backend is named", encoding: "cl100k_base", backend: tiktoken.Fast, want: "tiktoken:cl100k_base@fast"},
 		{name: "the reference backend is named", encoding: "cl100k_base", backend: tiktoken.Reference, want: "tiktoken:cl100k_base@reference"},
 	}
 	for _, tt := range tests {
@@ -122,7 +124,7 @@ func TestNameSaysEncodingAndBackend(t *testing.T) {
 			t.Parallel()
 			backend := tt.backend
 			if backend == "" {
-				backend = tiktoken.Fast
+				backend = tiktoken.Backtrack
 			}
 			c := counter(t, tt.encoding, backend)
 			if got := c.Name(); got != tt.want {

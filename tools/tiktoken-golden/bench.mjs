@@ -1,15 +1,17 @@
-// bench.mjs measures how fast OpenAI's tiktoken (npm tiktoken, its Rust core as WASM) counts
-// tokens, on the same text as plugins/tiktoken's BenchmarkCount, and prints Go benchmark
-// format so that benchstat reads it beside the Go results:
+// bench.mjs measures how fast OpenAI's tiktoken (npm tiktoken, its Rust core as WASM) and
+// gpt-tokenizer (npm, pure JavaScript, with its merge cache) count tokens, on the same text as
+// plugins/tiktoken's BenchmarkCount, and prints Go benchmark format so that benchstat reads it
+// beside the Go results:
 //
-//   node bench.mjs PATH [-count N] [-enc cl100k_base,o200k_base]
+//   node bench.mjs PATH [-count N] [-enc cl100k_base,o200k_base] [-impl npm-tiktoken,gpt-tokenizer]
 //
 // PATH is a text file, or a corpus directory built by ../shared/tools/build-corpus.sh: then
 // its English files (MANIFEST.tsv paths starting "en-"), in manifest order, until about
-// 4,000,000 bytes — the selection BenchmarkCount makes. Each sample encodes every text once
-// with encode_ordinary (special-token text is text) and prints
+// 4,000,000 bytes — the selection BenchmarkCount makes. Each sample counts every text once,
+// special-token text as text (tiktoken's encode_ordinary; gpt-tokenizer's countTokens with no
+// special token allowed or disallowed), and prints
 //
-//   BenchmarkCount/backend=npm-tiktoken/enc=ENC-P  1  NS ns/op  MBS MB/s  TOKENS tokens/op
+//   BenchmarkCount/backend=IMPL/enc=ENC-P  1  NS ns/op  MBS MB/s  TOKENS tokens/op
 //
 // where P is the number of CPUs, as Go's GOMAXPROCS suffix, and MB is 10^6 bytes, as in Go.
 
@@ -17,6 +19,12 @@ import { readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { get_encoding } from "tiktoken";
+import * as gptCl100k from "gpt-tokenizer/encoding/cl100k_base";
+import * as gptO200k from "gpt-tokenizer/encoding/o200k_base";
+import * as gptP50k from "gpt-tokenizer/encoding/p50k_base";
+import * as gptR50k from "gpt-tokenizer/encoding/r50k_base";
+
+const gptTokenizer = { cl100k_base: gptCl100k, o200k_base: gptO200k, p50k_base: gptP50k, r50k_base: gptR50k };
 
 const CORPUS_BYTES = 4_000_000;
 
@@ -26,10 +34,11 @@ function usage(msg) {
 }
 
 const args = process.argv.slice(2);
-let path = null, count = 6, encodings = ["cl100k_base", "o200k_base"];
+let path = null, count = 6, encodings = ["cl100k_base", "o200k_base"], impls = ["npm-tiktoken", "gpt-tokenizer"];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "-count") count = Number(args[++i]);
   else if (args[i] === "-enc") encodings = String(args[++i]).split(",");
+  else if (args[i] === "-impl") impls = String(args[++i]).split(",");
   else if (path === null) path = args[i];
   else usage(`unexpected argument ${args[i]}`);
 }
@@ -55,17 +64,34 @@ function loadTexts(p) {
 const texts = loadTexts(path);
 const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0);
 const procs = availableParallelism();
-console.log(`# npm tiktoken on ${texts.length} texts, ${bytes} bytes from ${path}`);
-for (const name of encodings) {
-  const enc = get_encoding(name);
-  const countAll = () => texts.reduce((n, t) => n + enc.encode_ordinary(t).length, 0);
-  countAll(); // warm-up: the first call pays for building the encoder's tables
-  for (let i = 0; i < count; i++) {
-    const started = process.hrtime.bigint();
-    const tokens = countAll();
-    const ns = Number(process.hrtime.bigint() - started);
-    const mbs = bytes / 1e6 / (ns / 1e9);
-    console.log(`BenchmarkCount/backend=npm-tiktoken/enc=${name}-${procs} \t1\t${ns} ns/op\t${mbs.toFixed(2)} MB/s\t${tokens} tokens/op`);
+console.log(`# ${impls.join(", ")} on ${texts.length} texts, ${bytes} bytes from ${path}`);
+const noSpecial = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
+
+// counter returns a function counting every text with impl and encoding name, and a cleanup.
+function counter(impl, name) {
+  if (impl === "npm-tiktoken") {
+    const enc = get_encoding(name);
+    return [() => texts.reduce((n, t) => n + enc.encode_ordinary(t).length, 0), () => enc.free()];
   }
-  enc.free();
+  if (impl === "gpt-tokenizer") {
+    const enc = gptTokenizer[name];
+    if (!enc) usage(`gpt-tokenizer has no encoding ${name}`);
+    return [() => texts.reduce((n, t) => n + enc.countTokens(t, noSpecial), 0), () => {}];
+  }
+  usage(`unknown -impl ${impl}`);
+}
+
+for (const name of encodings) {
+  for (const impl of impls) {
+    const [countAll, done] = counter(impl, name);
+    countAll(); // warm-up: the first call pays for building the encoder's tables
+    for (let i = 0; i < count; i++) {
+      const started = process.hrtime.bigint();
+      const tokens = countAll();
+      const ns = Number(process.hrtime.bigint() - started);
+      const mbs = bytes / 1e6 / (ns / 1e9);
+      console.log(`BenchmarkCount/backend=${impl}/enc=${name}-${procs} \t1\t${ns} ns/op\t${mbs.toFixed(2)} MB/s\t${tokens} tokens/op`);
+    }
+    done();
+  }
 }

@@ -19,6 +19,7 @@ package tokenizerv1
 
 import (
 	context "context"
+	commonv1 "github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -44,7 +45,7 @@ const (
 // size limit), and the answer holds one entry per text, in request order.
 type TokenizerClient interface {
 	// Info says what the plugin is and which models it serves.
-	Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error)
+	Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error)
 	// Count returns the number of tokens in each text.
 	Count(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
 	// Boundaries returns the end byte offset of every token of each text.
@@ -59,9 +60,9 @@ func NewTokenizerClient(cc grpc.ClientConnInterface) TokenizerClient {
 	return &tokenizerClient{cc}
 }
 
-func (c *tokenizerClient) Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error) {
+func (c *tokenizerClient) Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(InfoResponse)
+	out := new(commonv1.InfoResponse)
 	err := c.cc.Invoke(ctx, Tokenizer_Info_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func (c *tokenizerClient) Boundaries(ctx context.Context, in *BoundariesRequest,
 // size limit), and the answer holds one entry per text, in request order.
 type TokenizerServer interface {
 	// Info says what the plugin is and which models it serves.
-	Info(context.Context, *InfoRequest) (*InfoResponse, error)
+	Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error)
 	// Count returns the number of tokens in each text.
 	Count(context.Context, *CountRequest) (*CountResponse, error)
 	// Boundaries returns the end byte offset of every token of each text.
@@ -113,7 +114,7 @@ type TokenizerServer interface {
 // pointer dereference when methods are called.
 type UnimplementedTokenizerServer struct{}
 
-func (UnimplementedTokenizerServer) Info(context.Context, *InfoRequest) (*InfoResponse, error) {
+func (UnimplementedTokenizerServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Info not implemented")
 }
 func (UnimplementedTokenizerServer) Count(context.Context, *CountRequest) (*CountResponse, error) {
@@ -144,7 +145,7 @@ func RegisterTokenizerServer(s grpc.ServiceRegistrar, srv TokenizerServer) {
 }
 
 func _Tokenizer_Info_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(InfoRequest)
+	in := new(commonv1.InfoRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -156,7 +157,7 @@ func _Tokenizer_Info_Handler(srv interface{}, ctx context.Context, dec func(inte
 		FullMethod: Tokenizer_Info_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(TokenizerServer).Info(ctx, req.(*InfoRequest))
+		return srv.(TokenizerServer).Info(ctx, req.(*commonv1.InfoRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }

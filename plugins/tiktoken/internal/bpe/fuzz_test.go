@@ -1,0 +1,59 @@
+package bpe
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
+)
+
+var (
+	loadOnce sync.Once
+	vocabs   []*Vocab
+)
+
+// loaded returns every encoding's Vocab, loaded once per test binary.
+func loaded(t testing.TB) []*Vocab {
+	t.Helper()
+	loadOnce.Do(func() {
+		for _, enc := range Encodings {
+			tokens, starts := parseEncoding(t, enc)
+			split, err := data.Tables.ReadFile(enc + ".split")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := Load(tokens, starts, split)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vocabs = append(vocabs, v)
+		}
+	})
+	if len(vocabs) != len(Encodings) {
+		t.Fatal("loading the vocabularies failed")
+	}
+	return vocabs
+}
+
+// FuzzBacktrackEqualsMerge checks, for any bytes taken as one piece (no pre-tokenization, so
+// also pieces the patterns never make), that the backtracking encoder gives the tokens of
+// tiktoken's own merge in every encoding.
+func FuzzBacktrackEqualsMerge(f *testing.F) {
+	for _, s := range []string{"a", "aaaaaaaaaaaaaaaaaaaaaaaa", " tokenizer", "語語語語語", "\xff\xfe\x00", "!!!!!!!!", "unbelievably", "   \n\n\t", "🦀🦀"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, piece []byte) {
+		if len(piece) == 0 || len(piece) > 512 {
+			return
+		}
+		var s Scratch
+		for i, v := range loaded(t) {
+			want := v.merge(nil, string(piece))
+			got, ok := v.backtrack(string(piece), &s)
+			if !ok || !slices.Equal(want, got) {
+				t.Errorf("%s: %q: backtrack %v (ok %v), merge %v", Encodings[i], piece, got, ok, want)
+			}
+		}
+	})
+}

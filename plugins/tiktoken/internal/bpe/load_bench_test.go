@@ -1,0 +1,23 @@
+package bpe
+
+import (
+	"testing"
+
+	loader "github.com/pkoukk/tiktoken-go-loader/assets"
+)
+
+func BenchmarkLoad(b *testing.B) {
+	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+		file, _ := loader.Assets.Open(enc + ".tiktoken")
+		data, starts, _ := ParseTiktoken(file)
+		d, _ := Derive(data, starts)
+		split := d.SplitTable()
+		b.Run(enc, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Load(data, starts, split); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,160 @@
+package bpe
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	loader "github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
+)
+
+// parse returns the tokens of encoding's .tiktoken file.
+func parseEncoding(t testing.TB, encoding string) (string, []uint32) {
+	t.Helper()
+	f, err := loader.Assets.Open(encoding + ".tiktoken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tokens, starts, err := ParseTiktoken(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tokens, starts
+}
+
+// TestSplitTablesAreCurrent derives every encoding's split table (Derive also checks that
+// every token encodes to itself) and compares it with the one in data/, then loads the
+// committed table and checks that Load builds the tables Derive did.
+func TestSplitTablesAreCurrent(t *testing.T) {
+	t.Parallel()
+	for _, enc := range Encodings {
+		t.Run(enc, func(t *testing.T) {
+			t.Parallel()
+			tokens, starts := parseEncoding(t, enc)
+			derived, err := Derive(tokens, starts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			committed, err := data.Tables.ReadFile(enc + ".split")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(derived.SplitTable(), committed) {
+				t.Fatalf("data/%s.split is stale: run go generate ./plugins/tiktoken/internal/bpe", enc)
+			}
+			loaded, err := Load(tokens, starts, committed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(derived.splitL, loaded.splitL) || !slices.Equal(derived.splitR, loaded.splitR) {
+				t.Error("Load's split tables differ from Derive's")
+			}
+			for id := range uint32(derived.NumIDs()) {
+				if l, r := derived.splitL[id], derived.splitR[id]; l != id && loaded.pair(l, r) != id {
+					t.Fatalf("pair(%d, %d) = %d, want %d", l, r, loaded.pair(l, r), id)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadRefusesABadSplitTable(t *testing.T) {
+	t.Parallel()
+	tokens, starts := parseEncoding(t, "r50k_base")
+	good, err := data.Tables.ReadFile("r50k_base.split")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		split []byte
+	}{
+		{"a table one id short", good[:len(good)-6]},
+		{"a split into a later token", func() []byte {
+			b := slices.Clone(good)
+			id := 300                                     // a merged token
+			b[6*id], b[6*id+1], b[6*id+2] = 0xFF, 0xFF, 0 // left = 65535
+			return b
+		}()},
+		{"a split whose lengths do not add up", func() []byte {
+			b := slices.Clone(good)
+			id := 50255             // " gazed", six bytes
+			clear(b[6*id : 6*id+6]) // "!" and "!"
+			return b
+		}()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := Load(tokens, starts, tt.split); err == nil {
+				t.Error("Load accepted it")
+			}
+		})
+	}
+}
+
+func TestParseTiktokenRefusesMalformedLines(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, file, want string }{
+		{"a token that is not base64", "IQ== 0\nI!== 1\n", "line 2: byte '!' is not base64"},
+		{"a line without a rank", "IQ== 0\nIg==\n", "line 2: no rank"},
+		{"a rank that is not a number", "IQ== x\n", "line 1: rank is not a number"},
+		{"ranks going down", "IQ== 1\nIg== 0\n", "line 2: rank 0 is not above"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := ParseTiktoken(bytes.NewReader([]byte(tt.file)))
+			if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tt.want)) {
+				t.Errorf("error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTiktokenKeepsGaps(t *testing.T) {
+	t.Parallel()
+	tokens, starts := parseEncoding(t, "p50k_base")
+	if len(starts)-1 != 50281 {
+		t.Fatalf("%d ids, want 50281", len(starts)-1)
+	}
+	if starts[50256] != starts[50257] {
+		t.Error("id 50256 (<|endoftext|>, not in the file) is not empty")
+	}
+	if got := tokens[starts[50257]:starts[50258]]; got != "  " {
+		t.Errorf("token 50257 = %q, want two spaces", got)
+	}
+}
+
+// TestParseTiktokenInHalvesEqualsInOne checks that parsing an embedded file's two halves at
+// once gives what reading it from start to end does, and that an error in the second half
+// names its line in the whole file.
+func TestParseTiktokenInHalvesEqualsInOne(t *testing.T) {
+	t.Parallel()
+	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+		halves, hstarts := parseEncoding(t, enc)
+		file, err := loader.Assets.ReadFile(enc + ".tiktoken")
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, wstarts, err := ParseTiktoken(bytes.NewBuffer(file)) // not an io.ReaderAt
+		if err != nil {
+			t.Fatal(err)
+		}
+		if halves != whole || !slices.Equal(hstarts, wstarts) {
+			t.Errorf("%s: parsing in halves differs from parsing in one", enc)
+		}
+	}
+	var file []byte
+	for i := range 200_000 {
+		file = fmt.Appendf(file, "IQ== %d\n", i)
+	}
+	file = append(file, "I!== 200000\n"...)
+	_, _, err := parseHalves(bytes.NewReader(file), int64(len(file)))
+	if err == nil || !strings.Contains(err.Error(), "line 200001: byte '!' is not base64") {
+		t.Errorf("error = %v, want one naming line 200001", err)
+	}
+}
