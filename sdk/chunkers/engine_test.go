@@ -3,6 +3,7 @@ package chunkers_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,4 +219,119 @@ func outlineSections(chunks []sdk.Chunk) []string {
 		out = append(out, fmt.Sprintf("%d %s [%s]: %s", c.Position, parent, strings.Join(c.SectionPath, " > "), c.Content))
 	}
 	return out
+}
+
+func TestOverlapStartsAtASentenceOrWordOrWithItsFence(t *testing.T) {
+	t.Parallel()
+	code := "```sh\nrun one a\nrun two b\n```"
+	for _, tc := range []struct {
+		name          string
+		blocks        []sdk.Block
+		max, overlap  int
+		wantSecond    string
+		wantPrefix    string
+		wantOverlapOK bool
+	}{
+		{
+			name:   "at the sentence start within the overlap's tokens",
+			blocks: []sdk.Block{para("Alpha beta gamma. Delta epsilon zeta eta."), para("theta iota kappa lambda")},
+			max:    10, overlap: 5,
+			wantSecond: "Delta epsilon zeta eta.\n\ntheta iota kappa lambda", wantOverlapOK: true,
+		},
+		{
+			name:   "at a word start when no sentence starts within them",
+			blocks: []sdk.Block{para("Alpha beta gamma delta epsilon zeta eta"), para("theta iota kappa lambda")},
+			max:    10, overlap: 3,
+			wantSecond: "epsilon zeta eta\n\ntheta iota kappa lambda", wantOverlapOK: true,
+		},
+		{
+			name:   "inside a fenced code block at a line start, with the fence as prefix",
+			blocks: []sdk.Block{para("Intro."), {Kind: sdk.KindCode, Text: code}, para("after the code block")},
+			max:    12, overlap: 4,
+			wantSecond: "```sh\nrun two b\n```\n\nafter the code block", wantPrefix: "```sh\n", wantOverlapOK: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: tc.max, OverlapTokens: tc.overlap}}
+			chunks := chunkAndCheck(t, h, &sdk.Document{ID: "d", Blocks: tc.blocks})
+			if len(chunks) != 2 {
+				t.Fatalf("%d chunks %q, want 2", len(chunks), contexts(chunks))
+			}
+			c := chunks[1]
+			if c.Content != tc.wantSecond {
+				t.Errorf("second chunk %q, want %q", c.Content, tc.wantSecond)
+			}
+			if p, _ := c.Metadata[sdk.MetaPrefix].(string); p != tc.wantPrefix {
+				t.Errorf("prefix %q, want %q", p, tc.wantPrefix)
+			}
+			if _, ok := c.Metadata[sdk.MetaOverlapBytes]; ok != tc.wantOverlapOK {
+				t.Errorf("overlap_bytes present %v, want %v", ok, tc.wantOverlapOK)
+			}
+		})
+	}
+}
+
+func TestBlocksOfLinesAreCutAtLineEnds(t *testing.T) {
+	t.Parallel()
+	var defs, wiki []string
+	for i := range 6 {
+		defs = append(defs, fmt.Sprintf("[pr-%d]: https://github.com/rust-lang/rust/pull/4000%d a b c", i, i))
+		wiki = append(wiki, fmt.Sprintf("Paragraph %d runs on %s and ends here", i, words(100, "w"))) // 233 bytes
+	}
+	for _, tc := range []struct {
+		name  string
+		block sdk.Block
+		max   int
+	}{
+		{"a run of link definitions", para(strings.Join(defs, "\n")), 12},
+		{"a list with nested items", sdk.Block{Kind: sdk.KindList, Text: "- one two three\n  - four five six\n    - seven eight nine\n  - ten eleven twelve"}, 7},
+		{"text with a paragraph on each line and no sentence ends", para(strings.Join(wiki, "\n")), 250},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}}
+			doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{tc.block}}
+			chunks := chunkAndCheck(t, h, doc)
+			if len(chunks) < 2 {
+				t.Fatalf("%d chunks, want the block cut", len(chunks))
+			}
+			text := doc.Canonical().Text
+			for _, c := range chunks[:len(chunks)-1] {
+				if c.End < len(text) && !strings.HasPrefix(text[c.End:], "\n") {
+					t.Errorf("chunk %d ends at byte %d before %q, not at a line end", c.Position, c.End, text[c.End:min(c.End+10, len(text))])
+				}
+			}
+		})
+	}
+}
+
+func TestReSplitSectionChunksKeepTheHeadingTree(t *testing.T) {
+	t.Parallel()
+	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
+		heading(1, "Guide"), para(words(9, "abc")), heading(2, "Install"), para(words(9, "def")), heading(3, "Deep"), para(words(9, "ghi")),
+	}}
+	counter := skewed{} // counts one more than its boundaries say for texts over 20 bytes
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}}
+	chunks, err := h.Chunk(context.Background(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conformance.CheckChunks(context.Background(), doc, req, chunks, conformance.OptionsFor(h, counter)); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]sdk.Chunk{}
+	for _, c := range chunks {
+		byID[c.ID] = c
+		if c.ParentID == "" {
+			if len(c.SectionPath) > 1 {
+				t.Errorf("chunk %d in %q has no parent", c.Position, c.SectionPath)
+			}
+			continue
+		}
+		p := byID[c.ParentID].SectionPath
+		if len(p) > len(c.SectionPath) || !slices.Equal(p, c.SectionPath[:len(p)]) {
+			t.Errorf("chunk %d in %q has parent %s in %q, not an enclosing section", c.Position, c.SectionPath, c.ParentID, p)
+		}
+	}
 }

@@ -56,7 +56,9 @@ func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
 			for p.replacedBy != nil {
 				p = p.replacedBy
 			}
-			chunks[i].ParentID = sdk.ChunkID(l.doc.ID, pos[p])
+			if k, ok := pos[p]; ok && k < i {
+				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, k)
+			}
 		}
 	}
 	sdk.Stamp(chunks, req, l.doc)

@@ -56,10 +56,8 @@ func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docu
 	}
 	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
 	secs := headingSections(l, func(sdk.Block) bool { return true })
-	for i := range doc.Blocks {
-		l.reserve[i] = cx.reserve(secs.path(i))
-	}
-	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks}
+	secs.reserve(l, cx)
+	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks, overlap: overlap > 0}
 	units, err := s.units(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
@@ -126,6 +124,21 @@ func (s sections) path(i int) []string {
 		return s.list[k].path
 	}
 	return nil
+}
+
+// reserve sets l.reserve, per block, to what its section's context costs at most.
+func (s sections) reserve(l *layout, cx *contexter) {
+	costs := make([]int, len(s.list))
+	for k, sec := range s.list {
+		costs[k] = cx.reserve(sec.path)
+	}
+	none := cx.reserve(nil)
+	for i, k := range s.of {
+		l.reserve[i] = none
+		if k >= 0 {
+			l.reserve[i] = costs[k]
+		}
+	}
 }
 
 // headingSections returns the sections that the non-blank headings starts selects begin. A

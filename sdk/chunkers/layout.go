@@ -27,10 +27,11 @@ type layout struct {
 	// reserve holds, per block, the tokens a chunk of that block's section spends before its
 	// content: its context and sdk.ContextJoin. The strategy fills it before making units.
 	reserve []int
-	// cuts holds, ascending, every offset where a chunk may start or end without breaking a
-	// word: block starts, line starts, sentence starts and word starts. strong holds the block, line and sentence starts among them, where
-	// an overlap prefers to start. Both are filled by splitter.units.
-	cuts, strong []int
+	// sentEnds holds, per prose block, its absolute sentence ends (set by splitter.units).
+	sentEnds [][]int
+	// strong holds, per block, its strong cuts, made on first use by blockStrong (cuts.go);
+	// words, for blocks with long stretches without spaces, all its word starts.
+	strong, words [][]int
 }
 
 // newLayout validates doc and measures, with one Boundaries call, the blocks that measure
@@ -44,7 +45,8 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 		return nil, err
 	}
 	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks)),
-		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{}}
+		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{},
+		strong: make([][]int, len(doc.Blocks)), words: make([][]int, len(doc.Blocks))}
 	if measure == nil {
 		return l, nil
 	}
@@ -158,30 +160,6 @@ func (l *layout) midToken(a, b int) int {
 		return -1
 	}
 	return m
-}
-
-// midCut returns the offset strictly inside (a, b) where cutting keeps words whole and is
-// nearest the middle token boundary, or a token boundary when no such offset exists (the
-// range is one word), or -1 when there is neither.
-func (l *layout) midCut(a, b int) int {
-	m := l.midToken(a, b)
-	if m < 0 {
-		m = (a + b) / 2
-	}
-	lo, _ := slices.BinarySearch(l.cuts, a+1)
-	hi, _ := slices.BinarySearch(l.cuts, b)
-	if lo >= hi {
-		return l.midToken(a, b)
-	}
-	k, _ := slices.BinarySearch(l.cuts[lo:hi], m)
-	k += lo
-	best := -1
-	for _, j := range []int{k - 1, k} {
-		if j >= lo && j < hi && (best < 0 || abs(l.cuts[j]-m) < abs(best-m)) {
-			best = l.cuts[j]
-		}
-	}
-	return best
 }
 
 func abs(x int) int {

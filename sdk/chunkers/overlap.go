@@ -1,10 +1,6 @@
 package chunkers
 
-import (
-	"slices"
-
-	"github.com/chunkkit/chunkkit/sdk"
-)
+import "github.com/chunkkit/chunkkit/sdk"
 
 // The overlap convention, shared by every budgeted chunker: a body chunk repeats at most
 // OverlapTokens tokens from the end of the body chunk before it in the same section, fewer
@@ -48,9 +44,9 @@ type overlapAt struct {
 // may start (see the convention above). It reports false when there is no such place before
 // end.
 func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
-	c := firstFrom(l.strong, s)
-	if c < 0 || c >= end {
-		c = firstFrom(l.cuts, s)
+	c := l.firstCut(s, end, true)
+	if c < 0 {
+		c = l.firstCut(s, end, false)
 	}
 	if c < 0 || c >= end {
 		return overlapAt{}, false
@@ -66,7 +62,7 @@ func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
 	if hasHeader {
 		from = max(c, hdrEnd)
 	}
-	if c = firstFrom(l.strong, from); c < 0 || c >= end {
+	if c = l.firstCut(from, end, true); c < 0 {
 		return overlapAt{}, false
 	}
 	if !hasHeader || c >= l.blockEnd(i) {
@@ -78,13 +74,4 @@ func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
 func isTableOrCode(l *layout, i int) bool {
 	k := l.doc.Blocks[i].Kind
 	return k == sdk.KindTable || k == sdk.KindCode
-}
-
-// firstFrom returns the first of the ascending offsets that is at least s, or -1.
-func firstFrom(offsets []int, s int) int {
-	i, _ := slices.BinarySearch(offsets, s)
-	if i == len(offsets) {
-		return -1
-	}
-	return offsets[i]
 }

@@ -36,18 +36,23 @@ const (
 // budget, overlap in tokens that never crosses a section or cascades, a correct section
 // hierarchy, exact offsets, and footnotes that are never lost or pushed over budget.
 //
-// A section starts at each non-blank heading whose level is at most SplitLevel and runs to the
-// next; text before the first such heading is an untitled section. A section's SectionPath is
+// A section starts at each non-blank heading whose level is at most SplitLevel (or, when the
+// document has no such heading but deeper ones, at most its shallowest heading's level) and
+// runs to the next; text before the first such heading is an untitled section. A section's SectionPath is
 // the titles of the open section headings of lower level above it, then its own (an h3 nests
 // under the h2 before it when SplitLevel is 3 or more; the untitled section is no one's
 // ancestor). Headings deeper than SplitLevel are body text. Every chunk is a body chunk: the
 // section heading's text is the first line of the section's first chunk. A section that fits
 // MaxTokens is one chunk; a larger one is packed block by block into chunks within the budget,
-// and blocks that do not fit alone are split as HeadingAware splits them (sentences, then token
-// windows; tables and code at lines with their header repeated in Metadata[sdk.MetaPrefix];
-// KeepTablesWhole keeps an oversized table whole and marks it Metadata[sdk.MetaOverBudget]).
-// The next chunk of a section starts with up to OverlapTokens tokens of the previous chunk's
-// own text, never of the overlap that chunk repeats.
+// and blocks that do not fit alone are cut as HeadingAware cuts them (item lines, sentences,
+// words, tokens only inside an over-budget word; tables and code at lines with their header
+// repeated in Metadata[sdk.MetaPrefix]; KeepTablesWhole keeps an oversized table whole and
+// marks it Metadata[sdk.MetaOverBudget]; comment- and anchor-only blocks join a neighbour). A
+// section heading followed directly by another shares that one's chunk. With PackSections, a
+// section that fits whole beside the chunk being packed joins it, and the chunk's SectionPath
+// is the part the paths share. The next chunk of a section starts with up to OverlapTokens
+// tokens of the previous chunk's own text, never of the overlap that chunk repeats. Context
+// and EmbedText are as for HeadingAware (ContextTitlePath by default).
 //
 // A footnote block (sdk.KindFootnote) has the label Attrs[AttrFootnoteLabel], or the
 // "[^label]:" its text starts with. It joins the chunk being packed when that chunk references
@@ -68,7 +73,9 @@ type Sections struct {
 	// SplitLevel is the deepest heading level that starts a section; 0 means 2 and NoSplit
 	// (or any negative value) means no heading does.
 	SplitLevel int
-	// PackSections packs consecutive small sections into one chunk while they fit the budget.
+	// PackSections packs a section into the chunk being packed when it fits beside it whole.
+	// It is off by default: on the evaluation sets measured it made retrieved chunks longer
+	// without finding more (see docs/reference/chunkers.md).
 	PackSections bool
 }
 
@@ -144,10 +151,8 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	starts := func(b sdk.Block) bool { return b.Level <= split }
 	secs := headingSections(l, starts)
 	cx := newContexter(l, s.contextMode(ContextTitlePath), maxTokens)
-	for i := range doc.Blocks {
-		l.reserve[i] = cx.reserve(secs.path(i))
-	}
-	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true}
+	secs.reserve(l, cx)
+	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true, overlap: overlap > 0}
 	units, err := sp.units(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)

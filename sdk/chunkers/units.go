@@ -36,6 +36,7 @@ type splitter struct {
 	keepTables bool
 	sentences  sdk.SentenceSplitter
 	headings   bool // headings are units too (folded into body chunks)
+	overlap    bool // chunks overlap, so every prose block's sentence starts are wanted
 }
 
 // room returns the tokens a unit of block i may take: the budget less what its section's
@@ -52,26 +53,37 @@ var noise = regexp.MustCompile(`^(?:\s*(?:<!--[\s\S]*?-->|<a\s+(?:id|name)\s*=\s
 
 // The levels at which an oversized block is cut, coarsest first.
 const (
-	cutLines     = iota // at line starts that begin an item (list items, link definitions, badges) or follow a sentence end
-	cutSentences        // at sentence ends
-	cutWords            // at word starts (UAX #29), punctuation staying with the word before
-	cutSegments         // at every UAX #29 boundary, so that a word leaves its punctuation
-	cutTokens           // at token boundaries, inside a word over the budget only
+	// cutLines cuts at line starts that begin an item (list items, link definitions,
+	// badges), that follow a sentence end, and at every line start of paragraph-per-line text.
+	cutLines = iota
+	// cutSentences cuts at sentence ends.
+	cutSentences
+	// cutWords cuts at UAX #29 word starts, punctuation staying with the word before.
+	cutWords
+	// cutSegments cuts at every UAX #29 boundary, so that a word leaves its punctuation.
+	cutSegments
+	// cutTokens cuts at token boundaries: inside a word over the budget only.
+	cutTokens
 )
 
 // units returns, per block, the units of its text: the whole block when it fits; rows or lines
 // for a table or code block that does not; item lines, sentences, words and, inside a word
-// over the budget, token windows for other blocks. All prose blocks go to the sentence
-// splitter in one call, so that overlaps can start at sentences; it also fills l.cuts and
-// l.strong. A block that is only comments and anchors is joined to the unit of a neighbouring
-// block (the next first) when the two fit together.
+// over the budget, token windows for other blocks. The prose blocks go to the sentence
+// splitter in one call — all of them when chunks overlap, so that overlaps can start at
+// sentences, else those that do not fit — and the layout keeps their ends. A block that is
+// only comments and anchors is joined to the unit of a neighbouring block (the next first)
+// when the two fit together.
 func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 	l := s.l
 	blocks := l.doc.Blocks
 	out := make([][]unit, len(blocks))
 	var prose []int
 	for i, b := range blocks {
-		if l.ends[i] != nil && isProse(b) {
+		if l.ends[i] == nil || !isProse(b) {
+			continue
+		}
+		// Without overlap, sentences matter only where a block is cut.
+		if s.overlap || l.tokens(trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i)))+l.reserve[i] > s.maxTokens {
 			prose = append(prose, i)
 		}
 	}
@@ -85,7 +97,7 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 			sentEnds[i] = append(sentEnds[i], l.canon.Starts[i]+e)
 		}
 	}
-	s.fillCuts(sentEnds)
+	l.sentEnds = sentEnds
 	for i, b := range blocks {
 		if l.ends[i] == nil || (b.Kind == sdk.KindHeading && !s.headings) {
 			continue
@@ -148,47 +160,6 @@ func (s *splitter) splitSentences(ctx context.Context, prose []int) ([][]int, er
 	return ends, nil
 }
 
-// fillCuts collects l.cuts and l.strong over every measured block, in order.
-func (s *splitter) fillCuts(sentEnds [][]int) {
-	l := s.l
-	text := l.canon.Text
-	for i := range l.doc.Blocks {
-		if l.ends[i] == nil {
-			continue
-		}
-		start, end := trim(text, l.canon.Starts[i], l.blockEnd(i))
-		strong := []int{start}
-		code := l.doc.Blocks[i].Kind == sdk.KindCode
-		for off := start; ; {
-			nl := strings.IndexByte(text[off:end], '\n')
-			if nl < 0 {
-				break
-			}
-			off += nl + 1
-			a := off
-			if !code { // a code line starts with its indentation
-				a, _ = trim(text, off, end)
-			}
-			strong = append(strong, a)
-		}
-		for _, e := range sentEnds[i] {
-			if a, _ := trim(text, e, end); a > start && a < end {
-				strong = append(strong, a)
-			}
-		}
-		slices.Sort(strong)
-		strong = slices.Compact(strong)
-		cuts := slices.Clone(strong)
-		for _, w := range wordbreak.Starts(text[start:end]) {
-			cuts = append(cuts, start+w)
-		}
-		slices.Sort(cuts)
-		cuts = slices.Compact(cuts)
-		l.strong = append(l.strong, strong...)
-		l.cuts = append(l.cuts, cuts...)
-	}
-}
-
 // split cuts [a, b) of block i into units that fit, at the coarsest level that has cuts inside
 // the range: item lines, sentences, words, and token windows last.
 func (s *splitter) split(i, a, b, level int, sentEnds []int, header string, headerTok int) (out []unit) {
@@ -221,6 +192,7 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 	switch level {
 	case cutLines:
 		linkDefs, _ := s.l.doc.Blocks[i].Attrs["link_definitions"].(bool)
+		linkDefs = linkDefs || paragraphLines(s.l.doc.Blocks[i].Text)
 		for off := a; ; {
 			nl := strings.IndexByte(text[off:b], '\n')
 			if nl < 0 {
@@ -238,13 +210,7 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 			}
 		}
 	case cutWords:
-		lo, _ := slices.BinarySearch(s.l.cuts, a+1)
-		for _, c := range s.l.cuts[lo:] {
-			if c >= b {
-				break
-			}
-			out = append(out, c)
-		}
+		out = s.l.cutsBetween(a, b)
 	case cutSegments:
 		for _, w := range wordbreak.Words(text[a:b]) {
 			for _, c := range []int{a + w.Start, a + w.End} {
@@ -255,6 +221,13 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 		}
 	}
 	return out
+}
+
+// paragraphLines reports whether text is made of long lines, 200 bytes or more on average:
+// text that puts a paragraph on each line, whose every line end is a place to cut.
+func paragraphLines(text string) bool {
+	n := strings.Count(strings.TrimSpace(text), "\n")
+	return n > 0 && len(text)/(n+1) >= 200
 }
 
 // endsSentence reports whether s, the text before a line break, ends with a sentence's final

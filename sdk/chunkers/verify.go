@@ -136,14 +136,14 @@ func resplit(l *layout, d *draft, maxTokens int) ([]*draft, error) {
 		a, b := *d, *d
 		a.end, b.start, b.body = m, m, m
 		b.onlyHeadings, b.holder = false, false
-		if d.holder {
-			b.parent = &a
-		}
 		var out []*draft
 		for _, p := range []*draft{&a, &b} {
 			if p.trimmed(text) {
 				out = append(out, p)
 			}
+		}
+		if d.holder && len(out) == 2 {
+			b.parent = &a // the rest of a section's first chunk is the section's
 		}
 		if len(out) > 0 {
 			return out, nil
