@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	goplugin "github.com/hashicorp/go-plugin"
-
 	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
@@ -30,6 +28,9 @@ type Plugin struct {
 	Args []string
 	// Kinds lists the services the plugin offers.
 	Kinds []plugin.Kind
+	// Env names the host's environment variables the plugin gets besides the documented
+	// minimum (Entry.Env).
+	Env []string
 	// Manifest is the path of the manifest that lists the plugin.
 	Manifest string
 }
@@ -37,19 +38,18 @@ type Plugin struct {
 // Serves reports whether the manifest lists kind among the plugin's services.
 func (p Plugin) Serves(kind plugin.Kind) bool { return slices.Contains(p.Kinds, kind) }
 
-// Verify checks that the binary exists and matches its manifest's checksum. A mismatch is an
-// error matching plugin.ErrChecksumsDoNotMatch (from hashicorp/go-plugin) that names the
-// plugin, the binary and the manifest; the host makes the same check before every start.
+// Verify checks the binary as the host does before every start: it exists, is a regular
+// file that resolves (symlinks followed) inside its manifest's folder, neither it nor the
+// folders holding it can be written by users other than you and root (the error says which
+// chmod fixes it), and it matches its manifest's checksum. A mismatch is an error matching
+// plugin.ErrChecksumsDoNotMatch (from hashicorp/go-plugin) that names the plugin, the binary
+// and the manifest.
 func (p Plugin) Verify() error {
-	sum, err := FileSHA256(p.Path)
+	bin, err := p.openChecked()
 	if err != nil {
-		return fmt.Errorf("host: plugin %q: binary %s (manifest %s): %w", p.Name, p.Path, p.Manifest, err)
+		return err
 	}
-	if sum != p.SHA256 {
-		return fmt.Errorf("host: plugin %q: binary %s has sha256 %s, manifest %s says %s: %w",
-			p.Name, p.Path, sum, p.Manifest, p.SHA256, goplugin.ErrChecksumsDoNotMatch)
-	}
-	return nil
+	return bin.f.Close()
 }
 
 // Catalog is the plugins found by Discover or Load: the first plugin of each name, in the

@@ -31,6 +31,8 @@ const (
 	DefaultMinBackoff = 50 * time.Millisecond
 	// DefaultMaxBackoff is the default Options.MaxBackoff.
 	DefaultMaxBackoff = 2 * time.Second
+	// DefaultStopTimeout is the default Options.StopTimeout.
+	DefaultStopTimeout = 2 * time.Second
 )
 
 // Options tune a Host. The zero value means the documented defaults.
@@ -40,12 +42,17 @@ type Options struct {
 	// plugins are.
 	PluginDirs []string
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
-	// hclog at level Warn on os.Stderr, named "chunkkit-host".
+	// hclog on os.Stderr, named "chunkkit-host", at level Warn or the level $CHUNKKIT_LOG_LEVEL
+	// names (EnvLogLevel: "debug" shows the goroutine dumps of panicking plugins).
 	Logger hclog.Logger
-	// StartTimeout bounds starting a plugin: exec, checksum and handshake. Zero means
-	// DefaultStartTimeout (10s). A plugin that has not completed the handshake by then is
-	// killed and the start fails.
+	// StartTimeout bounds starting a plugin: checksum, exec, handshake and connection. Zero
+	// means DefaultStartTimeout (10s). A plugin that has not completed the start by then is
+	// killed, with its whole process group, and the start fails.
 	StartTimeout time.Duration
+	// StopTimeout bounds a plugin's graceful shutdown (on Close, or when a process that
+	// missed a call's deadline is replaced): after it the host SIGKILLs the plugin's process
+	// group. Zero means DefaultStopTimeout (2s).
+	StopTimeout time.Duration
 	// MaxRestarts is how many times a plugin may be restarted after failures (crashes, exits,
 	// failed starts) within RestartWindow; one more failure makes it ErrCrashLoop until the
 	// oldest failure leaves the window. Zero means DefaultMaxRestarts (5); a negative value
@@ -68,6 +75,9 @@ func (o Options) withDefaults() Options {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
 	}
+	if o.StopTimeout <= 0 {
+		o.StopTimeout = DefaultStopTimeout
+	}
 	switch {
 	case o.MaxRestarts == 0:
 		o.MaxRestarts = DefaultMaxRestarts
@@ -88,7 +98,11 @@ func (o Options) withDefaults() Options {
 }
 
 func defaultLogger() hclog.Logger {
-	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: hclog.Warn, Output: os.Stderr})
+	level := hclog.LevelFromString(os.Getenv(EnvLogLevel))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: level, Output: os.Stderr})
 }
 
 // Host starts and supervises the plugins of a Catalog and hands out counters and splitters
@@ -98,8 +112,9 @@ func defaultLogger() hclog.Logger {
 //
 // A Host is safe for concurrent use; concurrent first uses of a plugin start one process.
 type Host struct {
-	cat  *Catalog
-	opts Options
+	cat   *Catalog
+	opts  Options
+	spawn *spawner
 
 	mu     sync.Mutex
 	sups   map[string]*supervisor
@@ -109,7 +124,8 @@ type Host struct {
 // New returns a Host for the plugins of cat (nil means none: only built-in specs work). It
 // starts nothing until a spec names a plugin.
 func New(cat *Catalog, opts Options) *Host {
-	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
+	opts = opts.withDefaults()
+	return &Host{cat: cat, opts: opts, spawn: &spawner{logger: opts.Logger}, sups: make(map[string]*supervisor)}
 }
 
 // Open is Discover(opts.PluginDirs...) followed by New: it finds plugins in opts.PluginDirs,
@@ -206,6 +222,7 @@ func (h *Host) Info(ctx context.Context, name string, kind plugin.Kind) (plugin.
 	if err != nil {
 		return plugin.Info{}, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
 		return plugin.Info{}, s.callError(ctx, inst, err)
@@ -213,8 +230,10 @@ func (h *Host) Info(ctx context.Context, name string, kind plugin.Kind) (plugin.
 	return info, nil
 }
 
-// Close stops every plugin process the host started and waits until they have exited and
-// been reaped; a plugin still starting is stopped once its start ends (at most StartTimeout).
+// Close stops every plugin process the host started, with the processes they started in
+// their process groups, and waits until they have exited and been reaped: each gets
+// StopTimeout to shut down gracefully, then its group is SIGKILLed; a start in progress is cut
+// short. It then removes the host's private directory (the plugins' sockets and TMPDIR).
 // Calls in flight fail, and later calls on the host or its counters and splitters fail with
 // ErrClosed. Close is idempotent and always returns nil.
 func (h *Host) Close() error {
@@ -234,6 +253,7 @@ func (h *Host) Close() error {
 		wg.Go(s.close)
 	}
 	wg.Wait()
+	h.spawn.close()
 	return nil
 }
 
@@ -254,7 +274,7 @@ func (h *Host) supervisor(name string, kind plugin.Kind) (*supervisor, error) {
 	}
 	s := h.sups[name]
 	if s == nil {
-		s = newSupervisor(p, h.opts)
+		s = newSupervisor(p, h.opts, h.spawn)
 		h.sups[name] = s
 	}
 	return s, nil
@@ -270,6 +290,7 @@ func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor
 	if err != nil {
 		return nil, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, sdk.ErrUnsupported) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -23,7 +24,8 @@ import (
 //
 // An executable that is not a chunkkit plugin fails with an error matching sdk.ErrUnavailable
 // that says why (the handshake went wrong, it exited); one that answers Info on no service, or
-// reports a name a spec cannot use, fails with one matching sdk.ErrBadResponse.
+// reports a name a spec cannot use, fails with one matching sdk.ErrBadResponse; one that
+// reports another protocol major version, with one matching sdk.ErrUnsupported.
 func Inspect(ctx context.Context, path string, args []string, opts Options) (plugin.Info, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -38,21 +40,22 @@ func Inspect(ctx context.Context, path string, args []string, opts Options) (plu
 	}
 	opts.MaxRestarts = -1
 	name := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	s := newSupervisor(Plugin{Name: name, Path: abs, SHA256: sum, Args: slices.Clone(args),
-		Kinds: plugin.Kinds(), Manifest: "(none: host.Inspect)"}, opts.withDefaults())
-	defer s.close()
-	inst, err := s.get(ctx)
-	if err != nil {
-		return plugin.Info{}, err
+	if !validName(name) {
+		name = "plugin"
 	}
+	// A one-plugin catalog, as if a manifest beside the binary listed it with every kind: the
+	// host then starts and checks it exactly as it would a registered plugin.
+	h := New(&Catalog{Plugins: []Plugin{{Name: name, Path: abs, SHA256: sum, Args: slices.Clone(args),
+		Kinds: plugin.Kinds(), Manifest: filepath.Join(filepath.Dir(abs), ManifestName)}}}, opts)
+	defer h.Close()
 	var info plugin.Info
 	var kinds []plugin.Kind
 	var errs []error
 	for _, k := range plugin.Kinds() {
-		got, err := inst.info(ctx, k)
+		got, err := h.Info(ctx, name, k)
 		if err != nil {
 			if ctx.Err() != nil || !errors.Is(err, sdk.ErrUnsupported) {
-				return plugin.Info{}, fmt.Errorf("host: inspect %s: %s Info: %w", path, k, s.callError(ctx, inst, err))
+				return plugin.Info{}, err
 			}
 			errs = append(errs, err)
 			continue
@@ -65,6 +68,10 @@ func Inspect(ctx context.Context, path string, args []string, opts Options) (plu
 	if len(kinds) == 0 {
 		return plugin.Info{}, fmt.Errorf("host: inspect %s: it completed the handshake but answers Info on no chunkkit service: %w",
 			path, errors.Join(append([]error{sdk.ErrBadResponse}, errs...)...))
+	}
+	if major, _, _ := strings.Cut(info.ProtocolVersion, "."); major != strconv.Itoa(plugin.ProtocolVersion) {
+		return plugin.Info{}, fmt.Errorf("host: inspect %s: it reports protocol version %q; this host speaks %d.x: %w",
+			path, info.ProtocolVersion, plugin.ProtocolVersion, sdk.ErrUnsupported)
 	}
 	if !validName(info.Name) {
 		return plugin.Info{}, fmt.Errorf("%w: host: inspect %s: Info reports the name %q, which a spec plugin:NAME cannot use (a letter or digit, then letters, digits, '.', '_' or '-')",
@@ -119,16 +126,28 @@ func register(ctx context.Context, dir string, paths, newArgs []string, opts Opt
 				p, absDir, sdk.ErrInvalidConfig)
 		}
 		binary := filepath.ToSlash(rel)
-		args := newArgs
-		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 && args == nil {
-			args = entries[i].Args
+		// The binary's old entry, if any, keeps what Info does not tell (its args, unless new
+		// ones are given, and any other field).
+		e := Entry{Binary: binary}
+		if i := slices.IndexFunc(entries, func(e Entry) bool { return e.Binary == binary }); i >= 0 {
+			e = entries[i]
 		}
-		info, err := Inspect(ctx, abs, args, opts)
+		if newArgs != nil {
+			e.Args = newArgs
+		}
+		info, err := Inspect(ctx, abs, e.Args, opts)
 		if err != nil {
 			return nil, err
 		}
-		entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Name == info.Name || e.Binary == binary })
-		entries = append(entries, Entry{Name: info.Name, Binary: binary, Args: args, Kinds: info.Kinds})
+		e.Name, e.Kinds = info.Name, info.Kinds
+		// In place of the first entry of that binary or name, so the manifest keeps its order.
+		same := func(old Entry) bool { return old.Name == info.Name || old.Binary == binary }
+		if i := slices.IndexFunc(entries, same); i >= 0 {
+			entries[i] = e
+			entries = append(entries[:i+1], slices.DeleteFunc(entries[i+1:], same)...)
+		} else {
+			entries = append(entries, e)
+		}
 	}
 	if err := BuildManifest(absDir, entries); err != nil {
 		return nil, err

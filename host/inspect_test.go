@@ -23,14 +23,14 @@ func TestInspectAsksAnyExecutableWhatItIs(t *testing.T) {
 		{
 			name: "a tokenizer built on sdk/serve names itself and its one kind",
 			bin:  func(t *testing.T) string { _, bin := setupServed(t, plugin.KindTokenizer); return bin },
-			want: plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.0",
+			want: plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.1",
 				Kinds: []plugin.Kind{plugin.KindTokenizer}},
 		},
 		{
 			name: "a plugin serving both kinds, named by its arguments, lists both",
 			bin:  func(t *testing.T) string { _, bin := setup(t); return bin },
 			args: []string{"-name", "acme"},
-			want: plugin.Info{Name: "acme", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.0",
+			want: plugin.Info{Name: "acme", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.1",
 				Kinds: []plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}},
 		},
 	}
@@ -55,7 +55,7 @@ func TestInspectExplainsWhatIsNotAPlugin(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"one that writes to stdout before the handshake", []string{"-garbage"}, []string{"failed the handshake", "hello from faulty"}},
+		{"one that writes to stdout before the handshake", []string{"-garbage"}, []string{"wrote to stdout before the handshake", "hello from faulty"}},
 		{"one that reports a name no spec can use", []string{"-name", "no spaces"}, []string{`reports the name "no spaces"`}},
 	}
 	for _, tt := range tests {

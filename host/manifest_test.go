@@ -35,7 +35,8 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
   "plugins": [
     {"name": "tiktoken", "binary": "bin/chunkkit-tiktoken", "sha256": "`+strings.ToUpper(sum64)+`",
      "args": ["-v", "x y"], "kinds": ["tokenizer"]},
-    {"name": "sentence", "binary": "chunkkit-sentence", "sha256": "`+sum64+`", "kinds": ["sentence", "tokenizer"]}
+    {"name": "sentence", "binary": "chunkkit-sentence", "sha256": "`+sum64+`", "kinds": ["sentence", "tokenizer"],
+     "env": ["PUNKT_DATA", "_X1"]}
   ]
 }`)
 	m, err := LoadManifest(path)
@@ -44,7 +45,7 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
 	}
 	want := &Manifest{Path: path, Version: 1, Entries: []Entry{
 		{Name: "tiktoken", Binary: "bin/chunkkit-tiktoken", SHA256: sum64, Args: []string{"-v", "x y"}, Kinds: []sdkplugin.Kind{"tokenizer"}},
-		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}},
+		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Env: []string{"PUNKT_DATA", "_X1"}},
 	}}
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("LoadManifest (-want +got):\n%s", diff)
@@ -53,7 +54,7 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
 		{Name: "tiktoken", Path: filepath.Join(dir, "bin", "chunkkit-tiktoken"), SHA256: sum64, Args: []string{"-v", "x y"},
 			Kinds: []sdkplugin.Kind{"tokenizer"}, Manifest: path},
 		{Name: "sentence", Path: filepath.Join(dir, "chunkkit-sentence"), SHA256: sum64,
-			Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Manifest: path},
+			Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Env: []string{"PUNKT_DATA", "_X1"}, Manifest: path},
 	}
 	if diff := cmp.Diff(wantPlugins, m.Plugins()); diff != "" {
 		t.Errorf("Plugins (-want +got):\n%s", diff)
@@ -88,6 +89,15 @@ func TestLoadManifestNamesTheFileAndTheFieldOfEveryProblem(t *testing.T) {
 		{"an unknown kind", entry(strings.Replace(ok, `["tokenizer"]`, `["tokenizer", "embedder"]`, 1)), "plugins[0].kinds[1]", `unknown kind "embedder"`},
 		{"a kind listed twice", entry(strings.Replace(ok, `["tokenizer"]`, `["tokenizer", "tokenizer"]`, 1)), "plugins[0].kinds[1]", "listed twice"},
 		{"a duplicate name", `{"plugins": [{` + ok + `}, {` + ok + `}]}`, "plugins[1].name", "also the name of plugins[0]"},
+		{"a binary leaving the folder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "bin/../../p"`, 1)), "plugins[0].binary", "leaves the manifest's folder"},
+		{"a binary naming the folder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "./."`, 1)), "plugins[0].binary", "names the manifest's folder itself"},
+		{"a binary naming a subfolder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "bin/"`, 1)), "plugins[0].binary", "names a folder"},
+		{"an argument with a NUL byte", entry(ok + `, "args": ["ok", "a\u0000b"]`), "plugins[0].args[1]", "NUL"},
+		{"env that is not a list of strings", entry(ok + `, "env": "HOME"`), "plugins[0].env", "want a list of strings"},
+		{"an env name that is no name", entry(ok + `, "env": ["HF_HOME", "A-B"]`), "plugins[0].env[1]", `"A-B": want a letter or '_'`},
+		{"an env name the host sets", entry(ok + `, "env": ["PLUGIN_CLIENT_CERT"]`), "plugins[0].env[0]", "set by the host itself"},
+		{"the host's TMPDIR", entry(ok + `, "env": ["TMPDIR"]`), "plugins[0].env[0]", "set by the host itself"},
+		{"an env name listed twice", entry(ok + `, "env": ["HF_HOME", "HF_HOME"]`), "plugins[0].env[1]", "listed twice"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

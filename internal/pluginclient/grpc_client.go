@@ -2,6 +2,7 @@ package pluginclient
 
 import (
 	"context"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 
@@ -22,6 +23,7 @@ import (
 type TokenizerClient struct {
 	rpc tokenizerv1.TokenizerClient
 	client
+	retainState
 }
 
 var (
@@ -33,7 +35,7 @@ var (
 // name labels its errors. go-plugin's Dispense of plugin.KindTokenizer calls it.
 func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
 	rpc := tokenizerv1.NewTokenizerClient(conn)
-	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}}
+	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}, retainState: retainState{noRetain: new(atomic.Bool)}}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.

@@ -44,7 +44,8 @@ func model[T any](ctx context.Context, r plugin.Registry[T], name string) (T, er
 // tokenizerServer serves chunkkit.tokenizer.v1.Tokenizer from s.Counters.
 type tokenizerServer struct {
 	tokenizerv1.UnimplementedTokenizerServer
-	s Server
+	s    Server
+	kept *retained // the texts of RetainBoundaries, for CountRanges
 }
 
 func (t *tokenizerServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {

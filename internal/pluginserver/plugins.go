@@ -57,7 +57,9 @@ func Handshake() goplugin.HandshakeConfig {
 func VersionedPlugins(s Server) map[int]goplugin.PluginSet {
 	tokenizer, sentence := &servicePlugin{}, &servicePlugin{}
 	if s.Counters != nil {
-		tokenizer.register = func(g *grpc.Server) { tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: s}) }
+		tokenizer.register = func(g *grpc.Server) {
+			tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: s, kept: newRetained(retainedRequests, retainedBytes)})
+		}
 	}
 	if s.Splitters != nil {
 		sentence.register = func(g *grpc.Server) { sentencev1.RegisterSentenceSplitterServer(g, &sentenceServer{s: s}) }

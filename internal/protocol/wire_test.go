@@ -2,10 +2,16 @@ package protocol_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"net"
 	"os"
 	"testing"
 
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -13,9 +19,12 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/sentencev1"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // released is the descriptor set of protocol 1.0 as first released, when tokenizer.proto and
@@ -209,4 +218,137 @@ func unknownFields(m protoreflect.Message) string {
 		return found == ""
 	})
 	return found
+}
+
+// TestAReleasedClientTalksToTheCurrentServer is a client built from protocol 1.0's descriptors
+// (dynamic messages of the released InfoRequest, CountRequest, ...) calling today's server
+// shims over a real gRPC connection, as a plugin host built from the released files would.
+func TestAReleasedClientTalksToTheCurrentServer(t *testing.T) {
+	t.Parallel()
+	old := loadReleased(t)
+	lis := bufconn.Listen(1 << 20)
+	srv := pluginserver.NewGRPCServer(nil)
+	set := pluginserver.VersionedPlugins(pluginserver.Server{
+		Name: "words", Version: "1.0.0",
+		Counters:  plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}}),
+		Splitters: plugin.MapOf(map[string]sdk.SentenceSplitter{"lines": lines{}}),
+	})[plugin.ProtocolVersion]
+	for _, p := range set {
+		if err := p.(goplugin.GRPCPlugin).GRPCServer(nil, srv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	conn, err := grpc.NewClient("passthrough:///bufconn",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+
+	// call invokes /service/method with the released request message set to fields, and
+	// returns the released response message.
+	call := func(t *testing.T, service, method string, fields map[string]any) *dynamicpb.Message {
+		t.Helper()
+		d, err := old.FindDescriptorByName(protoreflect.FullName(service))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := d.(protoreflect.ServiceDescriptor).Methods().ByName(protoreflect.Name(method))
+		req := dynamicpb.NewMessage(m.Input())
+		for name, v := range fields {
+			fd := m.Input().Fields().ByName(protoreflect.Name(name))
+			switch v := v.(type) {
+			case string:
+				req.Set(fd, protoreflect.ValueOfString(v))
+			case [][]byte:
+				list := req.Mutable(fd).List()
+				for _, b := range v {
+					list.Append(protoreflect.ValueOfBytes(b))
+				}
+			}
+		}
+		resp := dynamicpb.NewMessage(m.Output())
+		if err := conn.Invoke(t.Context(), "/"+service+"/"+method, req, resp); err != nil {
+			t.Fatalf("%s/%s: %v", service, method, err)
+		}
+		if u := unknownFields(resp); u != "" {
+			t.Errorf("%s/%s: the released client does not know %s", service, method, u)
+		}
+		return resp
+	}
+	texts := [][]byte{[]byte("one two three"), {}, []byte("a\nb")}
+	for _, service := range []string{"chunkkit.tokenizer.v1.Tokenizer", "chunkkit.sentence.v1.SentenceSplitter"} {
+		t.Run(service+"/Info", func(t *testing.T) {
+			t.Parallel()
+			got := call(t, service, "Info", nil)
+			if name := got.Get(got.Descriptor().Fields().ByName("name")).String(); name != "words" {
+				t.Errorf("Info.name = %q, want words", name)
+			}
+			if kinds := got.Get(got.Descriptor().Fields().ByName("kinds")).List(); kinds.Len() != 2 {
+				t.Errorf("Info.kinds has %d entries, want 2", kinds.Len())
+			}
+		})
+	}
+	t.Run("Count", func(t *testing.T) {
+		t.Parallel()
+		got := call(t, "chunkkit.tokenizer.v1.Tokenizer", "Count", map[string]any{"model": "words", "texts": texts})
+		counts := got.Get(got.Descriptor().Fields().ByName("counts")).List()
+		var list []int64
+		for i := range counts.Len() {
+			list = append(list, counts.Get(i).Int())
+		}
+		if fmt.Sprint(list) != "[3 0 2]" {
+			t.Errorf("Count = %v, want [3 0 2]", list)
+		}
+	})
+	ends := func(t *testing.T, got *dynamicpb.Message) string {
+		t.Helper()
+		var out []string
+		list := got.Get(got.Descriptor().Fields().ByName("ends")).List()
+		for i := range list.Len() {
+			e := list.Get(i).Message()
+			offs := e.Get(e.Descriptor().Fields().ByName("ends")).List()
+			var o []int64
+			for j := range offs.Len() {
+				o = append(o, offs.Get(j).Int())
+			}
+			out = append(out, fmt.Sprint(o))
+		}
+		return fmt.Sprint(out)
+	}
+	t.Run("Boundaries", func(t *testing.T) {
+		t.Parallel()
+		got := call(t, "chunkkit.tokenizer.v1.Tokenizer", "Boundaries", map[string]any{"model": "words", "texts": texts})
+		if s := ends(t, got); s != "[[3 7 13] [] [1 3]]" {
+			t.Errorf("Boundaries = %s, want [[3 7 13] [] [1 3]]", s)
+		}
+	})
+	t.Run("Split", func(t *testing.T) {
+		t.Parallel()
+		got := call(t, "chunkkit.sentence.v1.SentenceSplitter", "Split", map[string]any{"texts": texts})
+		if s := ends(t, got); s != "[[13] [] [2 3]]" {
+			t.Errorf("Split = %s, want [[13] [] [2 3]]", s)
+		}
+	})
+}
+
+// lines is a sentence splitter for the test: a sentence ends after each '\n' and at the end.
+type lines struct{}
+
+func (lines) Split(_ context.Context, texts []string) ([][]int, error) {
+	out := make([][]int, len(texts))
+	for i, t := range texts {
+		for j := range len(t) {
+			if t[j] == '\n' {
+				out[i] = append(out[i], j+1)
+			}
+		}
+		if n := len(out[i]); len(t) > 0 && (n == 0 || out[i][n-1] != len(t)) {
+			out[i] = append(out[i], len(t))
+		}
+	}
+	return out, nil
 }

@@ -20,6 +20,12 @@ type layout struct {
 	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
 	arrowTok int     // tokens ContextSeparator costs
 	ends     [][]int // per block, absolute token ends; nil for blocks not measured
+	// retained counts the final chunks from pieces of the measured blocks (sdk.Retained), so
+	// that a plugin counter is not sent their text again; textOf holds, per block, the index
+	// of its text in the Boundaries call (-1 for blocks not measured). retained is nil when
+	// nothing was measured.
+	retained sdk.Retained
+	textOf   []int
 	all      []int   // every measured token end, ascending
 	// textTok holds the tokens of the document's title and of every measured heading's
 	// trimmed text: the parts contexts are made of.
@@ -60,12 +66,20 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 			idx = append(idx, i)
 		}
 	}
-	bounds, err := counter.Boundaries(ctx, texts)
+	bounds, retained, err := sdk.RetainBoundaries(ctx, counter, texts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
 	}
 	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
 		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
+	}
+	l.retained = retained
+	l.textOf = make([]int, len(doc.Blocks))
+	for i := range l.textOf {
+		l.textOf[i] = -1
+	}
+	for k, i := range idx {
+		l.textOf[i] = k + extra
 	}
 	l.sepTok, l.arrowTok = len(bounds[0]), len(bounds[1])
 	if title != "" {
@@ -92,6 +106,38 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 		}
 	}
 	return l, nil
+}
+
+// pieces returns canonical[a:b] as sdk.Pieces: ranges of the measured blocks' texts as they
+// were sent to Boundaries, and literals for separators and blocks not measured.
+func (l *layout) pieces(out []sdk.Piece, a, b int) []sdk.Piece {
+	text := l.canon.Text
+	for p := a; p < b; {
+		i := l.blockAt(p)
+		start, end := l.canon.Starts[i], l.blockEnd(i)
+		switch {
+		case p < start: // in the separator before block i (blockAt names the block after it)
+			q := min(b, start)
+			out = append(out, sdk.LiteralPiece(text[p:q]))
+			p = q
+		case p >= end: // in the separator after block i
+			q := b
+			if i+1 < len(l.canon.Starts) {
+				q = min(b, l.canon.Starts[i+1])
+			}
+			out = append(out, sdk.LiteralPiece(text[p:q]))
+			p = q
+		default:
+			q := min(b, end)
+			if k := l.textOf[i]; k >= 0 {
+				out = append(out, sdk.Piece{Text: k, Start: p - start, End: q - start})
+			} else {
+				out = append(out, sdk.LiteralPiece(text[p:q]))
+			}
+			p = q
+		}
+	}
+	return out
 }
 
 // blockEnd returns the end offset of block i in the canonical text.

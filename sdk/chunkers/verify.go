@@ -60,22 +60,14 @@ func (d *draft) trimmed(text string) bool {
 // verify counts every draft's final EmbedText in one call and re-splits each body draft over
 // maxTokens until all fit, counting only the new pieces in each further round.
 func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layout, drafts []*draft, maxTokens int) ([]*draft, error) {
-	text := l.canon.Text
 	pending := drafts
 	for round := 0; len(pending) > 0; round++ {
 		if round == maxVerifyRounds {
 			return nil, fmt.Errorf("%w: %s: document %q: chunks still over %d tokens after %d re-splits; the counter's counts and boundaries disagree",
 				sdk.ErrBadResponse, name, l.doc.ID, maxTokens, maxVerifyRounds)
 		}
-		texts := make([]string, len(pending))
-		for i, d := range pending {
-			texts[i] = d.embedText(text)
-		}
-		counts, err := counter.Count(ctx, texts)
+		counts, err := countDrafts(ctx, counter, l, pending)
 		if err != nil {
-			return nil, fmt.Errorf("%s: counting chunks of document %q: %w", name, l.doc.ID, err)
-		}
-		if err := sdk.CheckCounts(texts, counts); err != nil {
 			return nil, fmt.Errorf("%s: counting chunks of document %q: %w", name, l.doc.ID, err)
 		}
 		var replace map[*draft][]*draft
@@ -110,6 +102,52 @@ func verify(ctx context.Context, name string, counter sdk.TokenCounter, l *layou
 		pending = next
 	}
 	return drafts, nil
+}
+
+// countDrafts counts the drafts' EmbedTexts in one call: as pieces of the texts the layout's
+// Boundaries call sent, when it kept them (l.retained), so that a plugin receives only the
+// contexts and separators; otherwise as whole strings with counter.Count.
+func countDrafts(ctx context.Context, counter sdk.TokenCounter, l *layout, drafts []*draft) ([]int, error) {
+	text := l.canon.Text
+	if l.retained == nil {
+		texts := make([]string, len(drafts))
+		for i, d := range drafts {
+			texts[i] = d.embedText(text)
+		}
+		counts, err := counter.Count(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		return counts, sdk.CheckCounts(texts, counts)
+	}
+	items := make([][]sdk.Piece, len(drafts))
+	lens := make([]int, len(drafts))
+	for i, d := range drafts {
+		var item []sdk.Piece
+		if d.context != "" {
+			item = append(item, sdk.LiteralPiece(d.context+sdk.ContextJoin))
+			lens[i] += len(d.context) + len(sdk.ContextJoin)
+		}
+		if d.prefix != "" {
+			item = append(item, sdk.LiteralPiece(d.prefix))
+			lens[i] += len(d.prefix)
+		}
+		items[i] = l.pieces(item, d.start, d.end)
+		lens[i] += d.end - d.start
+	}
+	counts, err := l.retained.CountPieces(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	if len(counts) != len(items) {
+		return nil, fmt.Errorf("%w: %d counts for %d texts", sdk.ErrBadResponse, len(counts), len(items))
+	}
+	for i, c := range counts {
+		if c < 0 || c != 0 && lens[i] == 0 {
+			return nil, fmt.Errorf("%w: text %d of %d bytes counted %d tokens", sdk.ErrBadResponse, i, lens[i], c)
+		}
+	}
+	return counts, nil
 }
 
 // resplit makes a body draft that counted over budget smaller: first by shortening its

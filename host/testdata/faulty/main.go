@@ -6,10 +6,13 @@
 // -cookie serves with a different magic cookie, -sleep waits before serving, -wrong-counts
 // answers Count with one count too few, -lie=KIND breaks the counter contract in another way
 // (see lies) on every text or, with -lie-on=WORD, only on texts containing WORD,
-// -grpc-default-limits serves with go-plugin's
-// DefaultGRPCServer (gRPC's 4 MiB receive limit). Texts choose a call fault: a text
-// containing "CRASH" makes the process exit with status 3 inside the call, one containing
-// "HANG" blocks the call forever.
+// -grpc-default-limits serves with go-plugin's DefaultGRPCServer (gRPC's 4 MiB receive
+// limit), -spawn-child starts a child process (this binary again, with -sleeper, which only
+// sleeps) before serving, as an interpreter or a plugin with helpers would. Texts choose a
+// call fault: a text containing "CRASH" makes the process exit with status 3 inside the call,
+// one containing "PANIC" panics inside the call (which the server recovers), one containing
+// "GOPANIC" panics in a goroutine of its own (which kills the process with a goroutine dump),
+// one containing "HANG" blocks the call forever.
 //
 // It serves with go-plugin directly rather than sdk/serve on purpose: without sdk/serve's
 // watch of its parent, the tests see what the host alone guarantees (Pdeathsig, reaping).
@@ -21,6 +24,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -42,7 +46,25 @@ func main() {
 	lie := flag.String("lie", "", "break the counter contract: "+strings.Join(slices.Sorted(maps.Keys(lies)), ", "))
 	lieOn := flag.String("lie-on", "", "lie only on texts containing this; empty means every text")
 	defaultLimits := flag.Bool("grpc-default-limits", false, "serve with go-plugin's DefaultGRPCServer")
+	spawnChild := flag.Bool("spawn-child", false, "start a child process (-sleeper) before serving")
+	sleeper := flag.Bool("sleeper", false, "only sleep: the child of -spawn-child")
 	flag.Parse()
+
+	if *sleeper {
+		select {}
+	}
+	if *spawnChild {
+		self, err := os.Executable()
+		if err == nil {
+			child := exec.Command(self, "-sleeper")
+			child.Stderr = os.Stderr
+			err = child.Start()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "faulty: starting a child:", err)
+			os.Exit(1)
+		}
+	}
 
 	// go-plugin points os.Stderr at its stdio stream once it serves; keep the real one.
 	stderr := os.Stderr
@@ -158,6 +180,11 @@ func (f *faults) trip(texts []string) {
 		case strings.Contains(t, "CRASH"):
 			fmt.Fprintln(f.stderr, "faulty: crashing on purpose")
 			os.Exit(3)
+		case strings.Contains(t, "GOPANIC"):
+			go func() { panic("faulty: panicking in a goroutine") }()
+			select {}
+		case strings.Contains(t, "PANIC"):
+			panic("faulty: panicking on purpose")
 		case strings.Contains(t, "HANG"):
 			select {}
 		}
