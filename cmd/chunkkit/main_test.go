@@ -121,6 +121,7 @@ func TestChunkRejectsBadInputClearly(t *testing.T) {
 		{"overlap at the budget is refused", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--max-tokens", "8", "--overlap-tokens", "8"}, 1, []string{"OverlapTokens (8) must be less than MaxTokens (8)"}},
 		{"no file is a usage error", []string{"chunk"}, 2, []string{"want one FILE, DIR or -"}},
 		{"--id with two documents is a usage error", []string{"chunk", "../../testdata/sample.md", "../../testdata/sample.md", "--id", "x"}, 2, []string{"--id names one document"}},
+		{"two files with one base name are refused, not given one ID", []string{"chunk", "../../testdata/sample.md", "testdata/../../../testdata/sample.md", "--tokenizer", "words"}, 1, []string{`document ID "sample.md" is already`}},
 		{"standard input without --from asks for it", []string{"chunk", "-"}, 1, []string{"standard input", "--from"}},
 		{"an unknown context mode lists the known ones", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--context", "nope"}, 1, []string{`"nope"`, "title+path"}},
 		{"an unknown command is a usage error", []string{"frobnicate"}, 2, []string{`unknown command "frobnicate"`}},
