@@ -3,8 +3,12 @@ package hftokenizer
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"github.com/dlclark/regexp2/v2"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -331,4 +336,44 @@ func TestSpaceRunsMatchesAsTheRegexDoes(t *testing.T) {
 			t.Errorf("%q (-regexp2 +spaceRuns):\n%s", s, diff)
 		}
 	}
+}
+
+// FuzzPrecompiled holds normalize, which aligns each replacement where it stands, to
+// normalizeEdits, HF's route through the edits of the whole text, with the charsmaps of both
+// committed Unigram files and of the tests.
+func FuzzPrecompiled(f *testing.F) {
+	maps := precompiledMaps(f)
+	for _, s := range []string{"", "a", "\x1eabc", "ﬁ\x1e™", "Ａ\u0301", "cafe\u0301", "a\r\nb", "\u00a0x\u200b", "ｶﾞｷﾞ", "①②", "\u3000 \t\n", "ﬃ\x1e\x1f", "한국어", "\ufeffBOM"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for name, c := range maps {
+			fast, ref := newPiece(text), newPiece(text)
+			c.normalize(&fast)
+			c.normalizeEdits(&ref)
+			if fast.text != ref.text || !slices.Equal(fast.align, ref.align) {
+				t.Fatalf("%s: %q: normalize gives %q %v, HF's route %q %v", name, text, fast.text, fast.align, ref.text, ref.align)
+			}
+		}
+	})
+}
+
+func precompiledMaps(tb testing.TB) map[string]*precompiled {
+	maps := map[string]*precompiled{}
+	for _, name := range reffiles.Committed {
+		data, err := os.ReadFile(reffiles.CommittedPath(filepath.Join("..", ".."), name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var js map[string]any
+		if err := json.Unmarshal(data, &js); err != nil {
+			tb.Fatal(err)
+		}
+		c, err := buildPrecompiled(obj{"precompiled_charsmap": findCharsmap(js["normalizer"])}, name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		maps[name] = c
+	}
+	return maps
 }
