@@ -19,8 +19,7 @@ import (
 // grapheme of fewer than 6 bytes is looked up whole, else, or when it has no entry, each of its
 // characters is. A lookup takes the entry of the shortest prefix of the key that has one (Darts'
 // first common-prefix result), so a grapheme whose first character has an entry is replaced by
-// that character's replacement, the rest of the grapheme with it: HF's and SentencePiece's
-// behaviour, kept. Alignments follow HF's replace: each replacement character replaces one of
+// that character's replacement, the rest of the grapheme with it: HF's behaviour, kept. Alignments follow HF's replace: each replacement character replaces one of
 // the original grapheme's, extra ones are insertions, and a shorter replacement removes the
 // rest through its last character (through the previous grapheme's last character when it is
 // empty).
