@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -186,7 +187,27 @@ func TestParseScoreReadsNumbersAsSerdeJSONDoes(t *testing.T) {
 			t.Errorf("parseScore(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "-", "01", "1.", ".5", "1e", "1e+", "x", "1x", "1e999"} {
+	// The fast path for the usual spelling agrees with the whole parser.
+	r := rand.New(rand.NewSource(14))
+	fast := 0
+	for range 20000 {
+		s := strconv.FormatFloat(float64(-float32(r.Float64()*20)), 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			continue
+		}
+		short, ok := parseShortScore(s)
+		if !ok {
+			continue // more than 19 digits: the whole parser's case
+		}
+		fast++
+		if full, err := parseSerdeScore(s); err != nil || short != full {
+			t.Fatalf("%q: fast path %v, serde_json's %v %v", s, short, full, err)
+		}
+	}
+	if fast < 10000 {
+		t.Errorf("the fast path took %d of 20,000 scores", fast)
+	}
+	for _, bad := range []string{"", "-", "01", "00.5", "-.5", "1.", ".5", "1e", "1e+", "x", "1x", "1e999"} {
 		if got, err := parseScore(bad); err == nil {
 			t.Errorf("parseScore(%q) = %v, want an error", bad, got)
 		}
