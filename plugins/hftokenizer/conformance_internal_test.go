@@ -1,6 +1,7 @@
 package hftokenizer
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,8 +10,9 @@ import (
 )
 
 // TestConformance runs the counter laws in-process (under the race detector in `make test`)
-// on GPT-2 (a pretok scanner), BERT (WordPiece) and a file whose Split regex only regexp2
-// runs, so that the shared caches and compiled regexes are exercised from eight goroutines.
+// on GPT-2 (a pretok scanner), BERT (WordPiece), a file whose Split regex only regexp2 runs and
+// the XLM-R-style Unigram file (its lattice pool and word cache), so that the shared caches and
+// compiled regexes are exercised from eight goroutines.
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	files, err := reffiles.WriteAssembled(t.TempDir())
@@ -32,4 +34,9 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("regexp2", func(t *testing.T) { conformance.TokenCounter(t, tok) })
+	uni, err := Load(reffiles.CommittedPath(filepath.Join("..", ".."), "unigram-xlmr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("unigram-xlmr", func(t *testing.T) { conformance.TokenCounter(t, uni) })
 }

@@ -19,8 +19,7 @@ import (
 // grapheme of fewer than 6 bytes is looked up whole, else, or when it has no entry, each of its
 // characters is. A lookup takes the entry of the shortest prefix of the key that has one (Darts'
 // first common-prefix result), so a grapheme whose first character has an entry is replaced by
-// that character's replacement, the rest of the grapheme with it: HF's and SentencePiece's
-// behaviour, kept. Alignments follow HF's replace: each replacement character replaces one of
+// that character's replacement, the rest of the grapheme with it: HF's behaviour, kept. Alignments follow HF's replace: each replacement character replaces one of
 // the original grapheme's, extra ones are insertions, and a shorter replacement removes the
 // rest through its last character (through the previous grapheme's last character when it is
 // empty).
@@ -114,7 +113,114 @@ func (c *precompiled) transform(key string) (string, bool) {
 	return s, true
 }
 
+// normalize rewrites p as HF does. It copies the unchanged stretches and aligns each
+// replacement where it stands, which gives the alignment HF's transform gives the whole text
+// (normalizeEdits, kept as the reference and for the one case it does not cover).
 func (c *precompiled) normalize(p *piece) {
+	text := p.text
+	var b strings.Builder // nil-like until the first change
+	var align []span
+	started := false
+	copied := 0         // text[:copied] is in b and align
+	lastStart := -1     // where the last output character's alignment starts in align, -1: none
+	lastInsert := false // the last output character is an insertion (HF change +1)
+	flush := func(upTo int) {
+		if !started {
+			started = true
+			b.Grow(len(text) + 8)
+			align = make([]span, 0, len(text)+8)
+		}
+		if upTo > copied {
+			b.WriteString(text[copied:upTo])
+			align = append(align, p.align[copied:upTo]...)
+			_, n := utf8.DecodeLastRuneInString(text[copied:upTo])
+			lastStart, lastInsert = len(align)-n, false
+			copied = upTo
+		}
+	}
+	// replace puts repl where old (at byte at) was; false when HF's alignment of it depends on
+	// the rest of the text (an empty replacement with nothing before it).
+	replace := func(at int, old, repl string) bool {
+		k, m := utf8.RuneCountInString(old), utf8.RuneCountInString(repl)
+		if m == 0 && at == 0 {
+			return false
+		}
+		flush(at)
+		if m == 0 {
+			// The removal goes to the last edit: an insertion becomes a replacement of the
+			// first removed character and takes its alignment.
+			if lastInsert {
+				for j := lastStart; j < len(align); j++ {
+					align[j] = p.align[at]
+				}
+				lastInsert = false
+			}
+			copied = at + len(old)
+			return true
+		}
+		// Old characters' starts: repl's i-th character takes the alignment of old's i-th while
+		// there is one, then the last old character's (an insertion after it).
+		oi, last := 0, span{}
+		for _, r := range repl {
+			var a span
+			if oi < len(old) {
+				a = p.align[at+oi]
+				last = a
+				_, n := utf8.DecodeRuneInString(old[oi:])
+				oi += n
+			} else {
+				a = last
+			}
+			b.WriteRune(r)
+			lastStart = len(align)
+			for range utf8.RuneLen(r) {
+				align = append(align, a)
+			}
+		}
+		lastInsert = m > k
+		copied = at + len(old)
+		return true
+	}
+	for i := 0; i < len(text); {
+		g := 1
+		if text[i] >= utf8.RuneSelf || i+1 < len(text) && (text[i+1] >= utf8.RuneSelf || text[i] == '\r' && text[i+1] == '\n') {
+			// Only a character outside ASCII, or CR LF, can make a grapheme of more than one.
+			cluster, _, _, _ := uniseg.FirstGraphemeClusterInString(text[i:], -1)
+			g = len(cluster)
+		}
+		grapheme := text[i : i+g]
+		if g < 6 {
+			if norm, ok := c.transform(grapheme); ok {
+				if !replace(i, grapheme, norm) {
+					c.normalizeEdits(p)
+					return
+				}
+				i += g
+				continue
+			}
+		}
+		if g > 1 {
+			for j, r := range grapheme {
+				part := grapheme[j : j+utf8.RuneLen(r)]
+				if g > len(part) { // a grapheme of one character was looked up whole above
+					if norm, ok := c.transform(part); ok && !replace(i+j, part, norm) {
+						c.normalizeEdits(p)
+						return
+					}
+				}
+			}
+		}
+		i += g
+	}
+	if started {
+		flush(len(text))
+		p.text, p.align = b.String(), align
+	}
+}
+
+// normalizeEdits is normalize through HF's own route: the edits of the whole text, applied by
+// transform.
+func (c *precompiled) normalizeEdits(p *piece) {
 	text := p.text
 	var dest []edit // nil until the first change; then every character so far
 	changed := func(upTo int) {

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -240,18 +241,24 @@ type pieceTrie struct {
 // text up in token_to_ids, so a duplicate piece yields its last id). The empty piece is never
 // matched, as in HF.
 func newPieceTrie(pieces []string, ids map[string]int32) pieceTrie {
-	keys := make([]string, 0, len(ids))
-	for p := range ids {
-		if p != "" {
-			keys = append(keys, p)
+	type key struct {
+		piece string
+		id    int32
+	}
+	keys := make([]key, 0, len(ids))
+	for i, p := range pieces {
+		if p != "" && ids[p] == int32(i) { // each piece once, with its last id
+			keys = append(keys, key{p, int32(i)})
 		}
 	}
-	sort.Strings(keys) // byte order: each node's children are created in byte order
+	// Byte order: each node's children are created in byte order.
+	slices.SortFunc(keys, func(a, b key) int { return strings.Compare(a.piece, b.piece) })
 	var t pieceTrie
 	parent, label, leaf := []int32{-1}, []byte{0}, []int32{-1}
 	var path []int32 // path[i]: the node after the first i+1 bytes of the previous key
 	prev := ""
-	for _, k := range keys {
+	for _, kv := range keys {
+		k := kv.piece
 		common := 0
 		for common < len(k) && common < len(prev) && k[common] == prev[common] {
 			common++
@@ -266,7 +273,7 @@ func newPieceTrie(pieces []string, ids map[string]int32) pieceTrie {
 			node = int32(len(parent) - 1)
 			path = append(path, node)
 		}
-		leaf[node] = ids[k]
+		leaf[node] = kv.id
 		prev = k
 	}
 	n := len(parent)
@@ -321,6 +328,14 @@ func (t *pieceTrie) child(node int32, b byte) int32 {
 // float64: "-10.302346229553223" reads as one unit in the last place below the nearest, and
 // Viterbi's comparisons of sums see the difference.
 func parseScore(s string) (float64, error) {
+	if f, ok := parseShortScore(s); ok {
+		return f, nil
+	}
+	return parseSerdeScore(s)
+}
+
+// parseSerdeScore is serde_json's number parser, every case of it.
+func parseSerdeScore(s string) (float64, error) {
 	bad := fmt.Errorf("%q is not a JSON number", s)
 	i := 0
 	neg := false
@@ -460,6 +475,41 @@ func parseScore(s string) (float64, error) {
 		f = -f
 	}
 	return f, nil
+}
+
+// parseShortScore is parseScore's common case, -?D+.D+ with at most 19 digits: the digits as
+// an integer, divided by the power of ten, as serde_json does. false for anything else.
+func parseShortScore(s string) (float64, bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	start := i
+	var sig uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			sig = sig*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if !dot || frac == 0 || digits > 19 || s[start] == '.' || s[start] == '0' && s[start+1] != '.' {
+		return 0, false
+	}
+	f := float64(sig) / pow10[frac]
+	if s[0] == '-' {
+		f = -f
+	}
+	return f, true
 }
 
 func saturatingAdd(a, b int) int {

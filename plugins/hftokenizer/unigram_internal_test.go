@@ -3,8 +3,13 @@ package hftokenizer
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +17,7 @@ import (
 	"github.com/dlclark/regexp2/v2"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -181,7 +187,27 @@ func TestParseScoreReadsNumbersAsSerdeJSONDoes(t *testing.T) {
 			t.Errorf("parseScore(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "-", "01", "1.", ".5", "1e", "1e+", "x", "1x", "1e999"} {
+	// The fast path for the usual spelling agrees with the whole parser.
+	r := rand.New(rand.NewSource(14))
+	fast := 0
+	for range 20000 {
+		s := strconv.FormatFloat(float64(-float32(r.Float64()*20)), 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			continue
+		}
+		short, ok := parseShortScore(s)
+		if !ok {
+			continue // more than 19 digits: the whole parser's case
+		}
+		fast++
+		if full, err := parseSerdeScore(s); err != nil || short != full {
+			t.Fatalf("%q: fast path %v, serde_json's %v %v", s, short, full, err)
+		}
+	}
+	if fast < 10000 {
+		t.Errorf("the fast path took %d of 20,000 scores", fast)
+	}
+	for _, bad := range []string{"", "-", "01", "00.5", "-.5", "1.", ".5", "1e", "1e+", "x", "1x", "1e999"} {
 		if got, err := parseScore(bad); err == nil {
 			t.Errorf("parseScore(%q) = %v, want an error", bad, got)
 		}
@@ -331,4 +357,44 @@ func TestSpaceRunsMatchesAsTheRegexDoes(t *testing.T) {
 			t.Errorf("%q (-regexp2 +spaceRuns):\n%s", s, diff)
 		}
 	}
+}
+
+// FuzzPrecompiled holds normalize, which aligns each replacement where it stands, to
+// normalizeEdits, HF's route through the edits of the whole text, with the charsmaps of both
+// committed Unigram files and of the tests.
+func FuzzPrecompiled(f *testing.F) {
+	maps := precompiledMaps(f)
+	for _, s := range []string{"", "a", "\x1eabc", "ﬁ\x1e™", "Ａ\u0301", "cafe\u0301", "a\r\nb", "\u00a0x\u200b", "ｶﾞｷﾞ", "①②", "\u3000 \t\n", "ﬃ\x1e\x1f", "한국어", "\ufeffBOM"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for name, c := range maps {
+			fast, ref := newPiece(text), newPiece(text)
+			c.normalize(&fast)
+			c.normalizeEdits(&ref)
+			if fast.text != ref.text || !slices.Equal(fast.align, ref.align) {
+				t.Fatalf("%s: %q: normalize gives %q %v, HF's route %q %v", name, text, fast.text, fast.align, ref.text, ref.align)
+			}
+		}
+	})
+}
+
+func precompiledMaps(tb testing.TB) map[string]*precompiled {
+	maps := map[string]*precompiled{}
+	for _, name := range reffiles.Committed {
+		data, err := os.ReadFile(reffiles.CommittedPath(filepath.Join("..", ".."), name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var js map[string]any
+		if err := json.Unmarshal(data, &js); err != nil {
+			tb.Fatal(err)
+		}
+		c, err := buildPrecompiled(obj{"precompiled_charsmap": findCharsmap(js["normalizer"])}, name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		maps[name] = c
+	}
+	return maps
 }
