@@ -334,3 +334,67 @@ func processAlive(pid int) bool {
 	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	return len(fields) > 0 && fields[0] != "Z"
 }
+
+// TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout stops the tiktoken plugin with SIGSTOP
+// in the middle of a stream: that document ends at --timeout with an error naming it and the
+// plugin, and with --keep-going the run goes on with the next documents on a new plugin process.
+func TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout(t *testing.T) {
+	docs := jsonlDocs(3)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		code <- run(context.Background(), []string{"chunk", "-", "--from", "jsonl", "-j", "1", "--keep-going", "--timeout", "2s"}, inR, outW, &errOut)
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	io.WriteString(inW, docs[0]+"\n")
+	if !sc.Scan() {
+		t.Fatalf("no chunk of the first document; stderr: %s", errOut.String())
+	}
+	var stopped []int
+	for _, pid := range childrenOf(os.Getpid()) {
+		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err == nil && strings.HasPrefix(string(comm), "chunkkit-tiktok") {
+			if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			stopped = append(stopped, pid)
+		}
+	}
+	if len(stopped) == 0 {
+		t.Fatal("no tiktoken plugin process under the test to stop")
+	}
+	defer func() {
+		for _, pid := range stopped {
+			syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}()
+	start := time.Now()
+	io.WriteString(inW, docs[1]+"\n"+docs[2]+"\n")
+	inW.Close()
+	var ids []string
+	for sc.Scan() {
+		var c sdk.Chunk
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.DocumentID)
+	}
+	c := <-code
+	took := time.Since(start)
+	if c != 1 {
+		t.Errorf("exit %d, want 1 (a document failed)", c)
+	}
+	if !cmp.Equal(ids, []string{"note-00002"}) {
+		t.Errorf("documents written after the stop: %q, want note-00002 only", ids)
+	}
+	for _, want := range []string{"1 of 3 documents failed", "standard input:2", "--timeout 2s", `plugin "tiktoken"`, "deadline"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if took > 30*time.Second {
+		t.Errorf("the run took %s after the stop", took)
+	}
+}
