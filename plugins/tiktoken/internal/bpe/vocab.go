@@ -153,16 +153,19 @@ func (v *Vocab) Lookup(s string) (uint32, bool) {
 
 // matches appends to dst every token that is a prefix of text[pos:end], shortest first.
 func (v *Vocab) matches(text string, pos, end int, dst []uint32) []uint32 {
-	h, packed := uint64(fnvOffset), uint64(0)
+	var h, packed uint64
 	end = min(end, pos+v.maxLen)
 	for i := pos; i < end; i++ {
 		c := text[i]
-		h = (h ^ uint64(c)) * fnvPrime
 		var k uint64
 		if n := i - pos; n < 7 {
 			packed |= uint64(c) << (8 * n)
 			k = packed | uint64(n+1)<<56
 		} else {
+			if n == 7 {
+				h = hashString(text[pos:i]) // short keys need no hash: start it here
+			}
+			h = (h ^ uint64(c)) * fnvPrime
 			k = longTag | h&fpMask
 		}
 		f := v.filterAt(k)
