@@ -19,6 +19,23 @@ build: ## Build chunkkit and every plugin into bin/, with the plugin manifest.
 	$(GO) build -o $(BIN)/ ./cmd/chunkkit $(PLUGINS)
 	$(BIN)/chunkkit plugins manifest $(BIN)
 
+# The Node.js and Python example plugins (examples/node-gpt, examples/py-sentencepiece) need
+# node, npm and Debian's python3-grpcio, python3-grpc-tools, python3-sentencepiece,
+# python3-cryptography, sentencepiece and grpc-proto, which a Go-only build does not: so build
+# leaves them to this target (.ci/run installs all of it; docs/plugins-node.md, plugins-python.md).
+.PHONY: examples
+examples: ## Install the Node.js and Python example plugins into bin/, named in bin/examples.plugins.json.
+	examples/install.sh $(BIN)
+
+NODE_GPT := examples/node-gpt/node_modules/.package-lock.json
+
+.PHONY: examples-deps
+examples-deps: $(NODE_GPT) ## Install the Node.js example plugin's packages (npm ci); the polyglot tests need them.
+
+$(NODE_GPT): examples/node-gpt/package-lock.json
+	cd examples/node-gpt && npm ci --no-audit --no-fund
+	@touch $@
+
 .PHONY: demo
 demo: build ## Chunk the shipped sample document through the tiktoken plugin.
 	$(BIN)/chunkkit chunk testdata/sample.md --tokenizer tiktoken:cl100k_base --max-tokens 128 --overlap-tokens 16 -n 12
@@ -35,7 +52,7 @@ $(HF_FILES): tools/hf-golden/package-lock.json
 	@touch $@
 
 .PHONY: test
-test: hf-files ## Run every test with the race detector (what CI runs).
+test: hf-files examples-deps ## Run every test with the race detector (what CI runs).
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
@@ -80,6 +97,10 @@ bench-tokenizers: ## Tokenizers in-process vs plugin vs npm tiktoken, with bench
 .PHONY: bench-hf
 bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Rust core (npm), with benchstat (needs ../shared to build the corpus).
 	bench/hf.sh
+
+.PHONY: compare-langchain
+compare-langchain: build ## Default output vs LangChain.js MarkdownTextSplitter at 256 tokens on the Node.js heading set, Chroma's corpora and bench/headings (needs ../shared and npm).
+	bench/compare-langchain.sh
 
 .PHONY: ocr-fixtures
 ocr-fixtures: ## Re-render the OCR fixture pages and rerun Tesseract on them (needs imagemagick, tesseract-ocr).

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 // DefaultOut is the output folder of Command when --out is not given.
@@ -24,7 +25,8 @@ const DefaultOut = "bench-out"
 //
 // Flags: --eval DIR, --out DIR (default bench-out), --strategy a,b, --tokenizer a,b (or
 // repeated), --max-tokens 128,256,512, --overlap 0,0.25 (fractions of the budget), --count N,
-// --benchtime DURATION, -k N, --quick. Errors in the arguments match sdk.ErrInvalidConfig and
+// --benchtime DURATION, -k N, --quick, --context MODE, --pack-sections, --heading-chunks,
+// --peer NAME=FILE (repeatable). Errors in the arguments match sdk.ErrInvalidConfig and
 // say which flag is wrong; flag.ErrHelp is returned for -h.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer, resolve func(context.Context, string) (sdk.TokenCounter, error)) error {
 	fs := flag.NewFlagSet("chunkkit bench", flag.ContinueOnError)
@@ -41,6 +43,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer, resol
 	fs.DurationVar(&cfg.BenchTime, "benchtime", 0, "least time per measurement (default 100ms; negative: one pass)")
 	fs.IntVar(&cfg.K, "k", 0, "chunks retrieved per question (default 5)")
 	fs.BoolVar(&cfg.Quick, "quick", false, "smoke run: budget 256, count 2, one pass, in-process tokenizers")
+	var context string
+	fs.StringVar(&context, "context", "", "context mode of the built-in strategies: title+path, path, title or none (default: each strategy's)")
+	fs.BoolVar(&cfg.Options.PackSections, "pack-sections", false, "sections strategy: pack small sibling sections up to the budget")
+	fs.BoolVar(&cfg.Options.HeadingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own")
+	var peers listFlag
+	fs.Var(&peers, "peer", "`NAME=FILE`: score another chunker's chunks (JSONL of {corpus, start, end, text}, code points) beside the cells; repeatable")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: chunkkit bench [flags] CORPUS\n\nBenchmarks chunking strategies × tokenizers × budgets on the documents in CORPUS; see docs/bench.md.")
 		fs.PrintDefaults()
@@ -56,6 +64,14 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer, resol
 		return fmt.Errorf("bench: %w: want one CORPUS folder, got %d arguments", sdk.ErrInvalidConfig, fs.NArg())
 	}
 	cfg.Corpus = fs.Arg(0)
+	cfg.Options.Context = chunkers.ContextMode(context)
+	for _, v := range peers {
+		p, err := ParsePeer(v)
+		if err != nil {
+			return fmt.Errorf("bench: %w: --peer: %v", sdk.ErrInvalidConfig, err)
+		}
+		cfg.Peers = append(cfg.Peers, p)
+	}
 	cfg.Strategies, cfg.Tokenizers = strategies, tokenizers
 	for _, b := range budgets {
 		n, err := strconv.Atoi(b)

@@ -39,6 +39,8 @@ func TestCommandErrors(t *testing.T) {
 		{"no corpus is a configuration error", nil, sdk.ErrInvalidConfig},
 		{"an unknown flag is a configuration error", []string{"--fast", "corpus"}, sdk.ErrInvalidConfig},
 		{"-h asks for help", []string{"-h"}, flag.ErrHelp},
+		{"a peer without a file is a configuration error", []string{"--peer", "langchain", "corpus"}, sdk.ErrInvalidConfig},
+		{"an unknown context mode is a configuration error", []string{"--context", "chapter", "--quick", "--strategy", "heading", "--tokenizer", "words", "corpus"}, sdk.ErrInvalidConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

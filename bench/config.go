@@ -77,8 +77,15 @@ type Config struct {
 	Resolve func(ctx context.Context, spec string) (sdk.TokenCounter, error)
 	// Loaders reads corpus files by extension; nil means DefaultLoaders().
 	Loaders map[string]Loader
-	// Chunkers holds the strategies by name; nil means DefaultStrategies().
+	// Chunkers holds the strategies by name; nil means StrategiesWith(Options).
 	Chunkers map[string]Strategy
+	// Options are the options of the built-in strategies when Chunkers is nil (context mode,
+	// section packing, heading chunks, ...); Counter, MaxTokens and OverlapTokens are the
+	// cell's. The zero value means the chunkers' defaults.
+	Options chunkers.Options
+	// Peers are chunks another chunker made of the evaluation set's corpora, scored by the
+	// same retriever beside the cells (see LoadPeer); they need an evaluation set.
+	Peers []Peer
 
 	// optionalPlugins is set when the plugin tokenizers are defaults rather than asked for:
 	// one that cannot be resolved (no plugin installed) is then skipped with a note.
@@ -87,33 +94,29 @@ type Config struct {
 
 // Strategy builds the chunker of a cell: counter measures tokens, maxTokens is the budget and
 // overlapTokens the overlap (0 for none). A chunker that is not sdk.Budgeted runs with
-// overlap 0 only.
-type Strategy func(counter sdk.TokenCounter, maxTokens, overlapTokens int) sdk.Chunker
+// overlap 0 only. An error (a budget the chunker refuses) fails the run, naming the cell.
+type Strategy func(counter sdk.TokenCounter, maxTokens, overlapTokens int) (sdk.Chunker, error)
 
-// DefaultStrategies returns the built-in strategies by name: "noop" (chunkers.Noop),
-// "fixed" (chunkers.FixedTokens), "heading" (chunkers.HeadingAware) and "sections"
-// (chunkers.Sections). The map is new on every call; add to it to benchmark another chunker.
+// DefaultStrategies returns the built-in strategies by name, with the chunkers' default
+// options: StrategiesWith(chunkers.Options{}).
 func DefaultStrategies() map[string]Strategy {
-	return map[string]Strategy{
-		"noop": func(c sdk.TokenCounter, _, _ int) sdk.Chunker { return &chunkers.Noop{Counter: c} },
-		"fixed": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.FixedTokens{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
-		},
-		"heading": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.HeadingAware{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
-		},
-		"sections": func(c sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-			return &chunkers.Sections{Counter: c, MaxTokens: maxTokens, OverlapTokens: overlapOrNone(overlap)}
-		},
-	}
+	return StrategiesWith(chunkers.Options{})
 }
 
-// overlapOrNone turns 0 into chunkers.NoOverlap, as the built-in chunkers read 0 as the default.
-func overlapOrNone(overlap int) int {
-	if overlap == 0 {
-		return chunkers.NoOverlap
+// StrategiesWith returns a Strategy for every name of the chunkers' strategy registry
+// (chunkers.Strategies: "heading", "sections", "fixed", "noop"), each built by chunkers.New
+// from opts with the cell's counter, budget and overlap (chunkers.ExactOverlap, so 0 is
+// none). The map is new on every call; add to it to benchmark another chunker.
+func StrategiesWith(opts chunkers.Options) map[string]Strategy {
+	m := make(map[string]Strategy)
+	for _, name := range chunkers.Strategies() {
+		m[name] = func(c sdk.TokenCounter, maxTokens, overlap int) (sdk.Chunker, error) {
+			o := opts
+			o.Counter, o.MaxTokens, o.OverlapTokens = c, maxTokens, chunkers.ExactOverlap(overlap)
+			return chunkers.New(name, o)
+		}
 	}
-	return overlap
+	return m
 }
 
 // withDefaults returns cfg with zero fields replaced by defaults, or an error naming the
@@ -126,7 +129,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.Loaders = DefaultLoaders()
 	}
 	if cfg.Chunkers == nil {
-		cfg.Chunkers = DefaultStrategies()
+		cfg.Chunkers = StrategiesWith(cfg.Options)
 	}
 	if len(cfg.Strategies) == 0 {
 		for name := range cfg.Chunkers {

@@ -14,6 +14,7 @@ import (
 	"github.com/chunkkit/chunkkit/adapters/ocr"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
+	"github.com/chunkkit/chunkkit/sdk/wordbreak"
 )
 
 // Loader parses the contents of one corpus file into a document whose ID is id. It returns an
@@ -76,6 +77,9 @@ type Document struct {
 	sentenceEnds []int
 	// headings holds the canonical offsets of heading blocks, ascending.
 	headings []int
+	// words holds the canonical ranges of the words of every block (sdk/wordbreak: UAX #29
+	// words that hold a letter, digit or mark), ascending.
+	words []wordbreak.Span
 }
 
 func newDocument(path string, size int, doc *sdk.Document) *Document {
@@ -84,6 +88,9 @@ func newDocument(path string, size int, doc *sdk.Document) *Document {
 		start := d.canon.Starts[i]
 		if b.Kind == sdk.KindHeading {
 			d.headings = append(d.headings, start)
+		}
+		for _, w := range wordbreak.Words(b.Text) {
+			d.words = append(d.words, wordbreak.Span{Start: start + w.Start, End: start + w.End})
 		}
 		for _, e := range sentence.Ends(b.Text) {
 			end := start + len(strings.TrimRight(b.Text[:e], " \t\n\r\f\v"))

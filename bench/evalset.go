@@ -91,10 +91,7 @@ func LoadEvalSet(dir string, loaders map[string]Loader) (*EvalSet, error) {
 		c := byID[q.Corpus]
 		offs, ok := points[c.ID]
 		if !ok {
-			for j := range c.Text {
-				offs = append(offs, j)
-			}
-			offs = append(offs, len(c.Text))
+			offs = codePointOffsets(c.Text)
 			points[c.ID] = offs
 		}
 		for j, r := range q.References {
@@ -107,6 +104,15 @@ func LoadEvalSet(dir string, loaders map[string]Loader) (*EvalSet, error) {
 		}
 	}
 	return set, nil
+}
+
+// codePointOffsets returns the byte offset of every code point of text, then len(text).
+func codePointOffsets(text string) []int {
+	offs := make([]int, 0, len(text)+1)
+	for j := range text {
+		offs = append(offs, j)
+	}
+	return append(offs, len(text))
 }
 
 func clip(s string) string {

@@ -15,8 +15,8 @@ import (
 // shipped corpus, with the in-process word counter, and prints what was measured.
 func ExampleRun() {
 	strategies := bench.DefaultStrategies()
-	strategies["fixed-no-overlap"] = func(c sdk.TokenCounter, maxTokens, _ int) sdk.Chunker {
-		return &chunkers.FixedTokens{Counter: c, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}
+	strategies["fixed-no-overlap"] = func(c sdk.TokenCounter, maxTokens, _ int) (sdk.Chunker, error) {
+		return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}}, nil
 	}
 	cfg := bench.Config{
 		Corpus:     "corpus", // bench/corpus: documents and an evaluation set

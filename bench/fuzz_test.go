@@ -4,13 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 // FuzzSourceMap parses any text as Markdown and as plain text, chunks it, and checks that
-// every chunk maps back into the text (see checkChunkSpans); the map must never fail on what
-// the adapters produce.
+// every chunk maps back into the text (see checkChunkSpans and conformance.CheckSource); the
+// map must never fail on what the adapters produce.
 func FuzzSourceMap(f *testing.F) {
 	for _, seed := range []string{
 		"# Título ✓\n\nSome text here.\n\n- item one\n  continued\n\n## Next #\nMore.\n",
@@ -33,11 +34,14 @@ func FuzzSourceMap(f *testing.F) {
 			if err != nil {
 				t.Fatalf("NewSourceMap: %v\nsource %q", err, src)
 			}
-			chunks, err := (&chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}).Chunk(context.Background(), sdk.Request{}, doc)
+			chunks, err := (&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}}).Chunk(context.Background(), sdk.Request{}, doc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkChunkSpans(t, src, doc, m, chunks)
+			if err := conformance.CheckSource([]byte(src), chunks); err != nil {
+				t.Fatalf("%v\nsource %q", err, src)
+			}
 		}
 	})
 }

@@ -9,7 +9,8 @@
 # each one sample of every file by go-inprocess, then go-plugin, then hf-rust-napi, so that
 # drift in the machine's load spreads over all three alike.
 #
-# Usage: bench/hf.sh [OUTDIR]   (default bench/out; COUNT=10 by default)
+# Usage: bench/hf.sh [OUTDIR]   (default bench/out; COUNT=10 by default; FILES=a,b to measure
+# only those reference files, e.g. FILES=unigram-xlmr,unigram-bytefallback)
 # Writes OUTDIR/hf.txt (every sample, Go benchmark format) and OUTDIR/hf-benchstat.txt (the
 # tokens/op check, median MB/s, and benchstat -col /impl). Needs `make hf-files` first; the
 # corpus (CHUNKKIT_CORPUS, default $TMPDIR/chunkkit-corpus) is built with
@@ -18,6 +19,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
 COUNT=${COUNT:-10}
+FILES=${FILES:-}
+GOBENCH='^BenchmarkHF$'
+NODEFILES=()
+if [ -n "$FILES" ]; then
+	GOBENCH="^BenchmarkHF\$/^file=(${FILES//,/|})\$"
+	NODEFILES=(-files "$FILES")
+fi
 CORPUS=${CHUNKKIT_CORPUS:-${TMPDIR:-/tmp}/chunkkit-corpus}
 mkdir -p "$OUT"
 
@@ -40,9 +48,9 @@ go test -c -o "$BIN/bench.test" ./bench
 : >"$OUT/hf.txt"
 for round in $(seq "$COUNT"); do
 	echo "== round $round of $COUNT: go-inprocess, go-plugin, hf-rust-napi" >&2
-	(cd plugins/hftokenizer && "$BIN/hftokenizer.test" -test.run '^$' -test.bench '^BenchmarkHF$' -test.count 1 -test.v) >>"$OUT/hf.txt"
-	(cd bench && "$BIN/bench.test" -test.run '^$' -test.bench '^BenchmarkHF$' -test.count 1) >>"$OUT/hf.txt"
-	node tools/hf-golden/bench.mjs -count 1 "$CORPUS" >>"$OUT/hf.txt"
+	(cd plugins/hftokenizer && "$BIN/hftokenizer.test" -test.run '^$' -test.bench "$GOBENCH" -test.count 1 -test.v) >>"$OUT/hf.txt"
+	(cd bench && "$BIN/bench.test" -test.run '^$' -test.bench "$GOBENCH" -test.count 1) >>"$OUT/hf.txt"
+	node tools/hf-golden/bench.mjs -count 1 "${NODEFILES[@]}" "$CORPUS" >>"$OUT/hf.txt"
 done
 
 # samples prints "file impl tokens MB/s" for every BenchmarkHF result line of hf.txt.

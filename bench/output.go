@@ -48,6 +48,7 @@ var (
 		{"chunks/op", ""}, {"calls/doc", "lower"}, {"violations", "lower"},
 		{"fill", "higher"}, {"tokens-p50", ""}, {"tokens-p95", ""},
 		{"sentence-ends", "higher"}, {"multi-section", "lower"}, {"coverage", "higher"},
+		{"tiny", "lower"}, {"mid-word", "lower"},
 	}
 	retrievalUnits = []unit{{"recall", "higher"}, {"precision", "higher"}, {"iou", "higher"}, {"precision_omega", "higher"}}
 )
@@ -96,7 +97,7 @@ func WriteBenchmarks(w io.Writer, rep *Report) error {
 			}
 			q := c.Quality
 			for i, v := range []float64{float64(c.ChunksPerOp), c.CallsPerDoc, float64(q.Violations), q.Fill,
-				float64(q.TokensP50), float64(q.TokensP95), q.SentenceEnds, q.MultiSection, q.Coverage} {
+				float64(q.TokensP50), float64(q.TokensP95), q.SentenceEnds, q.MultiSection, q.Coverage, q.Tiny, q.MidWord} {
 				res.Values = append(res.Values, benchfmt.Value{Value: v, Unit: chunkUnits[i].name})
 			}
 			if c.Retrieval != nil {
@@ -136,7 +137,7 @@ func summarize(values []float64) (center float64, pm string) {
 // (benchmath), then the chunk and retrieval metrics.
 func WriteSummary(w io.Writer, rep *Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "strategy\ttokenizer\tvia\tmax\toverlap\tMB/s\t±\tallocs/op\tchunks\tcalls/doc\tviolations\tfill\tp50\tp95\tsent-end\tmulti-sec\tcoverage\t"
+	head := "strategy\ttokenizer\tvia\tmax\toverlap\tMB/s\t±\tallocs/op\tchunks\tcalls/doc\tviolations\tfill\tp50\tp95\tsent-end\tmulti-sec\tcoverage\ttiny\tmid-word\t"
 	if rep.Eval != "" {
 		head += "recall\tprecision\tiou\tprec_Ω\t"
 	}
@@ -150,9 +151,9 @@ func WriteSummary(w io.Writer, rep *Report) error {
 		mb, pm := summarize(mbs)
 		al, _ := summarize(allocs)
 		q := c.Quality
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.2f\t%s\t%.0f\t%d\t%.2f\t%d\t%.3f\t%d\t%d\t%.3f\t%.3f\t%.4f\t",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.2f\t%s\t%.0f\t%d\t%.2f\t%d\t%.3f\t%d\t%d\t%.3f\t%.3f\t%.4f\t%.3f\t%.3f\t",
 			c.Strategy, c.Tokenizer, c.Via, c.MaxTokens, c.OverlapTokens, mb, pm, al, c.ChunksPerOp, c.CallsPerDoc,
-			q.Violations, q.Fill, q.TokensP50, q.TokensP95, q.SentenceEnds, q.MultiSection, q.Coverage)
+			q.Violations, q.Fill, q.TokensP50, q.TokensP95, q.SentenceEnds, q.MultiSection, q.Coverage, q.Tiny, q.MidWord)
 		if c.Retrieval != nil {
 			o := c.Retrieval.Overall
 			fmt.Fprintf(tw, "%.3f\t%.4f\t%.4f\t%.4f\t", o.Recall, o.Precision, o.IoU, o.PrecisionOmega)
@@ -160,6 +161,9 @@ func WriteSummary(w io.Writer, rep *Report) error {
 		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := writePeers(w, rep); err != nil {
 		return err
 	}
 	if rep.Eval == "" || len(rep.Cells) == 0 || rep.Cells[0].Retrieval == nil {
@@ -245,4 +249,58 @@ func benchstat(ctx context.Context, file string) []byte {
 		return fmt.Appendf(nil, "benchstat could not run here (%v: %s).\nIn the chunkkit module run:\n\n\tgo tool benchstat -col /strategy %s\n\nor install it (go install golang.org/x/perf/cmd/benchstat@latest) and run benchstat -col /strategy %s\n",
 			err, strings.TrimSpace(stderr.String()), file, file)
 	}
+}
+
+// writePeers writes the peers' scores beside the cells', overall and per corpus, with the
+// ratio of the first cell's recall and IoU to the peer's.
+func writePeers(w io.Writer, rep *Report) error {
+	if len(rep.Peers) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\npeers, scored by the same retriever (k=%d, BM25); ratios are %s over the peer:\n", rep.Config.K, firstCellLabel(rep))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "peer\tchunks\tcorpus\trecall\tiou\tprecision\tprec_Ω\tours recall\tours iou\trecall ×\tiou ×\t")
+	for _, p := range rep.Peers {
+		rows := append([]CorpusScores{{Corpus: "all", Scores: p.Retrieval.Overall}}, p.Retrieval.Corpora...)
+		for i, cs := range rows {
+			ours, ok := firstCellScores(rep, cs.Corpus, i == 0)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.4f\t%.4f\t%.4f\t", p.Name, p.Chunks, cs.Corpus, cs.Recall, cs.IoU, cs.Precision, cs.PrecisionOmega)
+			if ok {
+				fmt.Fprintf(tw, "%.3f\t%.4f\t%s\t%s\t", ours.Recall, ours.IoU, times(ours.Recall, cs.Recall), times(ours.IoU, cs.IoU))
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	return tw.Flush()
+}
+
+func firstCellLabel(rep *Report) string {
+	if len(rep.Cells) == 0 || rep.Cells[0].Retrieval == nil {
+		return "(no cell)"
+	}
+	return rep.Cells[0].Label()
+}
+
+// firstCellScores returns the first cell's scores overall or on one corpus.
+func firstCellScores(rep *Report, corpus string, overall bool) (Scores, bool) {
+	if len(rep.Cells) == 0 || rep.Cells[0].Retrieval == nil {
+		return Scores{}, false
+	}
+	r := rep.Cells[0].Retrieval
+	if overall {
+		return r.Overall, true
+	}
+	for _, cs := range r.Corpora {
+		if cs.Corpus == corpus {
+			return cs.Scores, true
+		}
+	}
+	return Scores{}, false
+}
+
+func times(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
 }

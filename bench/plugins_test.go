@@ -37,6 +37,7 @@ import (
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 const (
@@ -68,8 +69,8 @@ func pluginCatalog(b *testing.B) *host.Catalog {
 			return
 		}
 		entries := []host.Entry{
-			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []string{host.KindTokenizer}},
-			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []string{host.KindTokenizer}},
+			{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []plugin.Kind{plugin.KindTokenizer}},
+			{Name: host.HFPlugin, Binary: "chunkkit-hftokenizer", Kinds: []plugin.Kind{plugin.KindTokenizer}},
 		}
 		if buildErr = host.BuildManifest(dir, entries); buildErr != nil {
 			return
@@ -241,7 +242,7 @@ func benchChunk(b *testing.B, files map[string]string) {
 	for _, path := range []string{"inproc", "plugin"} {
 		b.Run(fmt.Sprintf("strategy=heading/path=%s/enc=cl100k_base/max=512/overlap=64", path), func(b *testing.B) {
 			rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Backtrack)}
-			c := &chunkers.HeadingAware{Counter: rec, MaxTokens: 512, OverlapTokens: 64}
+			c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}}
 			b.SetBytes(int64(size))
 			chunks := 0
 			for b.Loop() {

@@ -13,7 +13,7 @@ import (
 
 // Quality describes the chunks of one cell over the whole corpus. Shares are in [0, 1]; all
 // but Coverage are over body chunks, whose tokens are recounted with the cell's counter on
-// their final content.
+// their final text to embed (EmbedText).
 type Quality struct {
 	// Chunks is the number of chunks of every kind; BodyChunks of body chunks.
 	Chunks     int `json:"chunks"`
@@ -35,6 +35,12 @@ type Quality struct {
 	// Coverage is the share of the canonical text's non-space bytes inside some chunk's
 	// [Start, End), chunks of every kind.
 	Coverage float64 `json:"coverage"`
+	// Tiny is the share of body chunks under a tenth of the budget: fragments that crowd
+	// out real passages in a retriever's top k.
+	Tiny float64 `json:"tiny"`
+	// MidWord is the share of body chunks whose range starts or ends strictly inside a word
+	// (a UAX #29 word of sdk/wordbreak, as the chunkers keep them), overlap included.
+	MidWord float64 `json:"mid_word"`
 }
 
 // measureQuality computes the Quality of chunks (chunks[i] belonging to docs[i]) with budget
@@ -43,7 +49,7 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 	var q Quality
 	var tokens []int
 	var fill float64
-	var ends, multi int
+	var ends, multi, tiny, midWord int
 	var covered, nonSpace int
 	for i, d := range docs {
 		var texts []string
@@ -51,7 +57,7 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 		for _, c := range chunks[i] {
 			q.Chunks++
 			if c.Kind == sdk.ChunkBody {
-				texts = append(texts, c.Content)
+				texts = append(texts, EmbedText(c))
 				body = append(body, c)
 			}
 		}
@@ -68,6 +74,12 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 			fill += float64(n) / float64(maxTokens)
 			if n > maxTokens {
 				q.Violations++
+			}
+			if n*10 < maxTokens {
+				tiny++
+			}
+			if !d.wordBoundary(c.Start) || !d.wordBoundary(c.End) {
+				midWord++
 			}
 			if _, ok := slices.BinarySearch(d.sentenceEnds, c.End); ok {
 				ends++
@@ -90,6 +102,8 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 		q.Fill = fill / n
 		q.SentenceEnds = float64(ends) / n
 		q.MultiSection = float64(multi) / n
+		q.Tiny = float64(tiny) / n
+		q.MidWord = float64(midWord) / n
 		slices.Sort(tokens)
 		q.TokensP50 = nearestRank(tokens, 0.50)
 		q.TokensP95 = nearestRank(tokens, 0.95)
@@ -99,6 +113,13 @@ func measureQuality(ctx context.Context, counter sdk.TokenCounter, maxTokens int
 		q.Coverage = float64(covered) / float64(nonSpace)
 	}
 	return q, nil
+}
+
+// wordBoundary reports whether canonical offset off is outside every word of the document
+// (sdk/wordbreak, the words the chunkers keep whole), so that a cut there breaks none.
+func (d *Document) wordBoundary(off int) bool {
+	i := sort.Search(len(d.words), func(i int) bool { return d.words[i].End > off })
+	return i == len(d.words) || d.words[i].Start >= off
 }
 
 // nearestRank returns the p-quantile of sorted values by the nearest-rank method.

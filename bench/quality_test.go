@@ -12,7 +12,7 @@ import (
 
 func chunkWith(t *testing.T, doc *sdk.Document, maxTokens int) []sdk.Chunk {
 	t.Helper()
-	c := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}
+	c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: maxTokens, OverlapTokens: chunkers.NoOverlap}}
 	chunks, err := c.Chunk(context.Background(), sdk.Request{}, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +73,31 @@ func TestMeasureQuality(t *testing.T) {
 				t.Errorf("measureQuality (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestMeasureQualityTinyAndMidWord(t *testing.T) {
+	t.Parallel()
+	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
+		{Kind: sdk.KindParagraph, Text: "One two three. Four five."}, // [0, 25)
+		{Kind: sdk.KindParagraph, Text: "Six seven eight nine ten."}, // [27, 52)
+		{Kind: sdk.KindParagraph, Text: "日本語の文章です。"},                 // [54, 81)
+	}}
+	d := newDocument("d.md", 0, doc)
+	canon := d.canon.Text
+	chunks := []sdk.Chunk{
+		body(canon, 2, 14),  // "e two three.": 3 words, under a tenth of 40, starts inside "One"
+		body(canon, 27, 52), // the whole paragraph: 5 words, between words
+		body(canon, 27, 34), // "Six sev": ends inside "seven"
+		body(canon, 54, 63), // "日本語": between CJK words by UAX #29
+	}
+	got, err := measureQuality(context.Background(), sdk.Words{}, 40, []*Document{d}, [][]sdk.Chunk{chunks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Words counts "日本語" as one word, so three chunks are under 4 words.
+	if got.Tiny != 3.0/4 || got.MidWord != 2.0/4 {
+		t.Errorf("tiny %v, mid-word %v; want 0.75 and 0.5", got.Tiny, got.MidWord)
 	}
 }
 

@@ -90,7 +90,9 @@ func figures(rep *Report) ([]figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	figs = append(figs, figure{"Throughput vs budget", "Median MB/s of one pass over the corpus per strategy and tokenizer, without overlap. Plugin tokenizers pay a round trip per call; calls/doc in the table says how many.", f})
+	if f != "" {
+		figs = append(figs, figure{"Throughput vs budget", "Median MB/s of one pass over the corpus per strategy and tokenizer, without overlap. Plugin tokenizers pay a round trip per call; calls/doc in the table says how many.", f})
+	}
 
 	if rep.Eval != "" && len(rep.Cells) > 0 && rep.Cells[0].Retrieval != nil {
 		// Retrieval is deterministic in the chunks, which depend on the tokenizer, not on how
@@ -123,7 +125,9 @@ func figures(rep *Report) ([]figure, error) {
 				if err != nil {
 					return nil, err
 				}
-				figs = append(figs, figure{title, fmt.Sprintf("Retrieval %s at k=%d with BM25 over all chunks, per strategy and overlap, budgets counted with %s.", m.name, rep.Config.K, tok), f})
+				if f != "" {
+					figs = append(figs, figure{title, fmt.Sprintf("Retrieval %s at k=%d with BM25 over all chunks, per strategy and overlap, budgets counted with %s.", m.name, rep.Config.K, tok), f})
+				}
 			}
 		}
 	}
@@ -207,8 +211,11 @@ func medianMBs(c *Cell) float64 {
 	return m
 }
 
+// linePlot draws the series, or returns "" when none has a point to draw (a run without
+// overlap 0 has no throughput-without-overlap points, and a log scale of nothing panics).
 func linePlot(title, x, y string, ss []series, logY bool) (template.HTML, error) {
 	p := plot.New()
+	drawn := 0
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
@@ -235,6 +242,10 @@ func linePlot(title, x, y string, ss []series, logY bool) (template.HTML, error)
 		pts.Shape = plotutil.Shape(i)
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
+		drawn++
+	}
+	if drawn == 0 {
+		return "", nil
 	}
 	p.Add(plotter.NewGrid())
 	pad(p, false, logY)

@@ -25,6 +25,8 @@ type Report struct {
 	Questions int `json:"questions,omitempty"`
 	// Cells are the cells of the matrix in run order.
 	Cells []*Cell `json:"cells"`
+	// Peers are the scores of Config.Peers, in order.
+	Peers []*PeerResult `json:"peers,omitempty"`
 	// Files are the files written into Config.Out.
 	Files []string `json:"files,omitempty"`
 }
@@ -108,6 +110,9 @@ func Run(ctx context.Context, cfg Config, out, progress io.Writer) (*Report, err
 		}
 		rep.Questions = len(set.Questions)
 	}
+	if len(cfg.Peers) > 0 && set == nil {
+		return nil, fmt.Errorf("bench: %w: peers are scored on an evaluation set, and there is none", sdk.ErrInvalidConfig)
+	}
 	var docs []*Document
 	shared := set != nil && rep.Eval == cfg.Corpus
 	if shared {
@@ -139,7 +144,11 @@ func Run(ctx context.Context, cfg Config, out, progress io.Writer) (*Report, err
 	for _, t := range toks {
 		for _, s := range cfg.Strategies {
 			for _, budget := range cfg.Budgets {
-				_, budgeted := cfg.Chunkers[s](t.counter, budget, 0).(sdk.Budgeted)
+				probe, err := cfg.Chunkers[s](t.counter, budget, 0)
+				if err != nil {
+					return nil, fmt.Errorf("bench: strategy %s at %d tokens: %w", s, budget, err)
+				}
+				_, budgeted := probe.(sdk.Budgeted)
 				seen := map[int]bool{}
 				for _, frac := range cfg.Overlaps {
 					overlap := int(frac * float64(budget))
@@ -166,6 +175,13 @@ func Run(ctx context.Context, cfg Config, out, progress io.Writer) (*Report, err
 		}
 	}
 	bar.done()
+	for _, p := range cfg.Peers {
+		r, err := scorePeer(p, set, cfg.K)
+		if err != nil {
+			return nil, err
+		}
+		rep.Peers = append(rep.Peers, r)
+	}
 	if err := writeOutputs(ctx, rep, out); err != nil {
 		return rep, err
 	}
@@ -177,7 +193,10 @@ func Run(ctx context.Context, cfg Config, out, progress io.Writer) (*Report, err
 // shared says that docs are the corpora of set, so their chunks are scored as they are.
 func measure(ctx context.Context, cfg Config, cell *Cell, counter sdk.TokenCounter, docs []*Document, set *EvalSet, shared bool, bytes int, bar *progress) error {
 	rec := &sdk.Recorder{Counter: counter}
-	chunker := cfg.Chunkers[cell.Strategy](rec, cell.MaxTokens, cell.OverlapTokens)
+	chunker, err := cfg.Chunkers[cell.Strategy](rec, cell.MaxTokens, cell.OverlapTokens)
+	if err != nil {
+		return err
+	}
 	bar.status(cell.Label())
 
 	start := time.Now()
@@ -268,9 +287,24 @@ func evaluate(set *EvalSet, chunks map[string][]sdk.Chunk, k int) Retrieval {
 	for _, c := range set.Corpora {
 		for _, ch := range chunks[c.ID] {
 			passages = append(passages, Passage{Corpus: c.ID, Span: c.Map.Span(ch.Start, ch.End)})
-			texts = append(texts, ch.Content)
+			texts = append(texts, EmbedText(ch))
 		}
 	}
+	return retrieve(set, passages, texts, k)
+}
+
+// EmbedText returns what the bench indexes and measures of a chunk: its EmbedText, or its
+// Content for a chunker that leaves EmbedText empty.
+func EmbedText(c sdk.Chunk) string {
+	if c.EmbedText != "" {
+		return c.EmbedText
+	}
+	return c.Content
+}
+
+// retrieve scores retrieval over passages, whose texts are indexed with BM25: the top k
+// per question of set.
+func retrieve(set *EvalSet, passages []Passage, texts []string, k int) Retrieval {
 	ix := NewBM25(texts)
 	var all []Scores
 	per := map[string][]Scores{}

@@ -199,3 +199,23 @@ func TestRunSkipsDefaultPluginTokenizersItCannotStart(t *testing.T) {
 		t.Errorf("Run with a plugin asked for = %v, want the resolver's error", err)
 	}
 }
+
+// TestRunWithoutOverlapZeroWritesTheReport is a run whose cells all have overlap, so the
+// throughput-without-overlap plot has nothing to draw: the report leaves it out instead of
+// panicking on an empty log scale.
+func TestRunWithoutOverlapZeroWritesTheReport(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	cfg := Config{Corpus: "corpus", Out: out, Strategies: []string{"heading"}, Tokenizers: []string{"words"},
+		Budgets: []int{128}, Overlaps: []float64{0.25}, Count: 1, BenchTime: -1}
+	if _, err := Run(context.Background(), cfg, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(out, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html), "Throughput vs budget") || !strings.Contains(string(html), "recall") {
+		t.Errorf("report.html: want no throughput plot and the retrieval figures")
+	}
+}

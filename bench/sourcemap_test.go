@@ -96,12 +96,12 @@ func TestSourceMap(t *testing.T) {
 	}
 }
 
-func TestSourceMapRejectsTextNotInTheSource(t *testing.T) {
+func TestSourceMapRejectsADocumentWithoutOne(t *testing.T) {
 	t.Parallel()
-	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: "alpha"}, {Kind: sdk.KindParagraph, Text: "rendered"}}}
-	_, err := NewSourceMap("alpha\n\nbeta\n", doc)
-	if err == nil || !strings.Contains(err.Error(), "block 1 line 1") {
-		t.Errorf("NewSourceMap = %v, want an error naming block 1 line 1", err)
+	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: "alpha"}}}
+	_, err := NewSourceMap("alpha\n", doc)
+	if err == nil || !strings.Contains(err.Error(), `"d" has no source map`) {
+		t.Errorf("NewSourceMap = %v, want an error saying the document has no source map", err)
 	}
 }
 
@@ -133,8 +133,8 @@ func TestSourceMapOfChunksOfEveryShippedDocument(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, c := range []sdk.Chunker{
-				&chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: 10},
-				&chunkers.FixedTokens{Counter: sdk.Words{}, MaxTokens: 33, OverlapTokens: chunkers.NoOverlap},
+				&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: 10}},
+				&chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 33, OverlapTokens: chunkers.NoOverlap}},
 			} {
 				chunks, err := c.Chunk(context.Background(), sdk.Request{}, doc)
 				if err != nil {

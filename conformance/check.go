@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/wordbreak"
 )
 
 // Options says what CheckChunks holds chunks to.
@@ -24,14 +25,29 @@ type Options struct {
 	// OverlapTokens is the overlap the chunker may add. When it is zero, body chunks' ranges
 	// must not overlap and must appear in order, and no chunk may claim overlap bytes.
 	OverlapTokens int
+	// WholeWords holds chunks to DESIGN.md's cuts: no chunk's range starts or ends inside a
+	// word (a UAX #29 word of sdk/wordbreak) unless that word, with the chunk's rendered
+	// prefix, is more tokens than MaxTokens.
+	WholeWords bool
+}
+
+// WordKeeper is implemented by chunkers that cut between words; OptionsFor sets WholeWords
+// for them.
+type WordKeeper interface {
+	// KeepsWords reports whether the chunker's cuts fall between words.
+	KeepsWords() bool
 }
 
 // OptionsFor returns the Options for chunks made by c and measured by counter: the budget and
-// overlap c reports when it implements sdk.Budgeted, none otherwise.
+// overlap c reports when it implements sdk.Budgeted, none otherwise, and WholeWords when c is
+// a WordKeeper that keeps words.
 func OptionsFor(c sdk.Chunker, counter sdk.TokenCounter) Options {
 	opts := Options{Counter: counter}
 	if b, ok := c.(sdk.Budgeted); ok {
 		opts.MaxTokens, opts.OverlapTokens = b.Budget()
+	}
+	if w, ok := c.(WordKeeper); ok {
+		opts.WholeWords = w.KeepsWords()
 	}
 	return opts
 }
@@ -84,12 +100,16 @@ func CheckResult(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 //     body, heading Level at least 1, ContentTypes sorted, distinct and kinds of doc's blocks;
 //   - offsets: 0 <= Start <= End <= len(canonical) and Content equal to
 //     Metadata[sdk.MetaPrefix] (a string, or absent) followed by canonical[Start:End];
-//   - budget: TokenCount equal to opts.Counter's count of Content, and no body chunk above
+//   - embed text: EmbedText equal to sdk.JoinContext(Context, Content), Context on one line
+//     with no white space at either end, ContentHash equal to sdk.ContentHash(EmbedText);
+//   - budget: TokenCount equal to opts.Counter's count of EmbedText, and no body chunk above
 //     opts.MaxTokens unless Metadata[sdk.MetaOverBudget] is true;
 //   - nothing lost: every non-space rune of the canonical text inside some chunk's
 //     [Start, End); without overlap, body chunks' ranges in order and disjoint; with
 //     Metadata[sdk.MetaOverlapBytes] = n > 0, [Start, Start+n) ends where the previous body
 //     chunk's range ends;
+//   - cuts, with opts.WholeWords: no range starts or ends inside a word unless the word with
+//     the chunk's prefix is over opts.MaxTokens;
 //   - pages: 0 <= PageStart <= PageEnd, and known pages within the pages of the blocks the
 //     chunk's range overlaps;
 //   - a document without blocks gives no chunks.
@@ -108,15 +128,15 @@ func CheckChunks(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 		v.add(-1, ruleContent, "%d chunks for a document without blocks, want none", len(chunks))
 	}
 
-	contents := make([]string, len(chunks))
+	embeds := make([]string, len(chunks))
 	for i, c := range chunks {
-		contents[i] = c.Content
+		embeds[i] = c.EmbedText
 	}
-	counts, err := opts.Counter.Count(ctx, contents)
+	counts, err := opts.Counter.Count(ctx, embeds)
 	if err != nil {
 		return fmt.Errorf("conformance: document %q: recounting %d chunks: %w", doc.ID, len(chunks), err)
 	}
-	if err := sdk.CheckCounts(contents, counts); err != nil {
+	if err := sdk.CheckCounts(embeds, counts); err != nil {
 		return fmt.Errorf("conformance: document %q: recounting %d chunks: %w", doc.ID, len(chunks), err)
 	}
 
@@ -137,6 +157,7 @@ func CheckChunks(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 		checkIdentity(v, i, c, doc, tenant, corpus, req, earlier)
 		earlier[c.ID] = true
 		checkContent(v, i, c, kinds)
+		checkEmbedText(v, i, c)
 		rangeOK := checkOffsets(v, i, c, canon.Text)
 		checkBudget(v, i, c, counts[i], opts)
 		if rangeOK {
@@ -152,7 +173,63 @@ func CheckChunks(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 		}
 	}
 	checkCoverage(v, canon.Text, chunks)
+	if opts.WholeWords {
+		if err := checkWordCuts(ctx, v, canon.Text, chunks, opts); err != nil {
+			return fmt.Errorf("conformance: document %q: %w", doc.ID, err)
+		}
+	}
 	return v.err()
+}
+
+// checkWordCuts finds the ranges that start or end inside a word and files those whose word,
+// with the chunk's prefix, fits the budget; it counts the words in one call.
+func checkWordCuts(ctx context.Context, v *violations, canon string, chunks []sdk.Chunk, opts Options) error {
+	type cut struct {
+		chunk int
+		end   bool
+		word  wordbreak.Span
+	}
+	var cuts []cut
+	var texts []string
+	ix := wordbreak.NewIndex(canon)
+	for i, c := range chunks {
+		if c.Start < 0 || c.Start > c.End || c.End > len(canon) {
+			continue // an offsets violation already
+		}
+		for _, end := range []bool{false, true} {
+			off := c.Start
+			if end {
+				off = c.End
+			}
+			if w, inside := ix.Inside(off); inside {
+				prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
+				cuts = append(cuts, cut{i, end, w})
+				texts = append(texts, prefix+canon[w.Start:w.End])
+			}
+		}
+	}
+	if len(cuts) == 0 {
+		return nil
+	}
+	counts, err := opts.Counter.Count(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("counting %d words cut inside: %w", len(texts), err)
+	}
+	if err := sdk.CheckCounts(texts, counts); err != nil {
+		return fmt.Errorf("counting %d words cut inside: %w", len(texts), err)
+	}
+	for k, x := range cuts {
+		if opts.MaxTokens > 0 && counts[k] > opts.MaxTokens {
+			continue
+		}
+		where, off := "starts", chunks[x.chunk].Start
+		if x.end {
+			where, off = "ends", chunks[x.chunk].End
+		}
+		v.add(x.chunk, ruleCuts, "range %s at byte %d inside the word %s, which fits the budget (%d tokens with the prefix)",
+			where, off, quote(canon[x.word.Start:x.word.End]), counts[k])
+	}
+	return nil
 }
 
 // The rule names a violation is filed under.
@@ -165,9 +242,11 @@ const (
 	ruleOffsets     = "offsets"
 	ruleTokenCount  = "token count"
 	ruleBudget      = "budget"
+	ruleEmbedText   = "embed text"
 	ruleNothingLost = "nothing lost"
 	ruleOverlap     = "overlap"
 	rulePages       = "pages"
+	ruleCuts        = "cuts"
 )
 
 func checkIdentity(v *violations, i int, c sdk.Chunk, doc *sdk.Document, tenant, corpus string, req sdk.Request, earlier map[string]bool) {
@@ -225,6 +304,18 @@ func checkContent(v *violations, i int, c sdk.Chunk, kinds map[sdk.BlockKind]boo
 	}
 }
 
+func checkEmbedText(v *violations, i int, c sdk.Chunk) {
+	if strings.ContainsAny(c.Context, "\r\n") || strings.TrimSpace(c.Context) != c.Context {
+		v.add(i, ruleEmbedText, "Context %s is not one line without white space at its ends", quote(c.Context))
+	}
+	if want := sdk.JoinContext(c.Context, c.Content); c.EmbedText != want {
+		v.add(i, ruleEmbedText, "EmbedText %s is not Context and Content joined as sdk.JoinContext does: %s", quote(c.EmbedText), quote(want))
+	}
+	if want := sdk.ContentHash(c.EmbedText); c.ContentHash != want {
+		v.add(i, ruleEmbedText, "ContentHash is %q, want the SHA-256 of EmbedText %q", c.ContentHash, want)
+	}
+}
+
 // checkOffsets checks the chunk's range and content and reports whether the range is usable.
 func checkOffsets(v *violations, i int, c sdk.Chunk, canon string) bool {
 	if c.Start < 0 || c.Start > c.End || c.End > len(canon) {
@@ -257,7 +348,7 @@ func checkOffsets(v *violations, i int, c sdk.Chunk, canon string) bool {
 
 func checkBudget(v *violations, i int, c sdk.Chunk, count int, opts Options) {
 	if c.TokenCount != count {
-		v.add(i, ruleTokenCount, "TokenCount is %d, but the counter counts %d tokens in Content", c.TokenCount, count)
+		v.add(i, ruleTokenCount, "TokenCount is %d, but the counter counts %d tokens in EmbedText", c.TokenCount, count)
 	}
 	over, hasOver := c.Metadata[sdk.MetaOverBudget]
 	overOK, isBool := over.(bool)

@@ -140,7 +140,9 @@ func chunkEqual(a, b sdk.Chunk) bool {
 		sameStrings(a.ContentTypes, b.ContentTypes) && a.Start == b.Start && a.End == b.End &&
 		a.TenantID == b.TenantID && a.CorpusID == b.CorpusID && a.DocumentID == b.DocumentID &&
 		sameStrings(a.ACLLabels, b.ACLLabels) && (a.Metadata == nil) == (b.Metadata == nil) &&
-		maps.EqualFunc(a.Metadata, b.Metadata, func(x, y any) bool { return reflect.DeepEqual(x, y) })
+		maps.EqualFunc(a.Metadata, b.Metadata, func(x, y any) bool { return reflect.DeepEqual(x, y) }) &&
+		a.Context == b.Context && a.EmbedText == b.EmbedText && a.ContentHash == b.ContentHash &&
+		a.SourceStart == b.SourceStart && a.SourceEnd == b.SourceEnd && a.LineStart == b.LineStart && a.LineEnd == b.LineEnd
 }
 
 // sameStrings is slices.Equal that also tells nil from empty, as JSON output does.

@@ -169,6 +169,56 @@ func TestCheckResultCatchesBrokenChunkers(t *testing.T) {
 			recount(chunks)
 			return chunks
 		}), Options{}, "chunk 1: offsets"},
+		{"a chunker whose embed text is not its context and content joined breaks the embed text rule", "nested-headings", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[1].Context = "Guide"
+			chunks[1].EmbedText = "Guide: " + chunks[1].Content
+			chunks[1].ContentHash = sdk.ContentHash(chunks[1].EmbedText)
+			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].EmbedText)
+			return chunks
+		}), Options{}, "chunk 1: embed text: EmbedText"},
+		{"a chunker with a context of two lines breaks the embed text rule", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[1].Context = "Guide\nInstall"
+			chunks[1].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].EmbedText)
+			return chunks
+		}), Options{MaxTokens: 100}, "chunk 1: embed text: Context \"Guide\\nInstall\" is not one line"},
+		{"a chunker whose content hash is not of its embed text breaks the embed text rule", "nested-headings", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			chunks[2].ContentHash = sdk.ContentHash(chunks[2].Content + " ")
+			return chunks
+		}), Options{}, "chunk 2: embed text: ContentHash"},
+		{"a chunker that counts the content but not the context breaks the token count", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			b := firstBody(chunks, 0)
+			chunks[b].Context = "G"
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			return chunks
+		}), Options{}, "token count: TokenCount is"},
+		{"a chunker whose content fits but whose embed text does not breaks the budget", "long-paragraph", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			b := firstBody(chunks, 0)
+			chunks[b].Context = "Long paragraph"
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			chunks[b].TokenCount = utf8.RuneCountInString(chunks[b].EmbedText)
+			return chunks
+		}), Options{}, "budget: 32 tokens exceed the budget of 16"},
+		{"a chunker that cuts inside words breaks the cuts rule", "long-paragraph", ref,
+			Options{WholeWords: true}, `chunk 5: cuts: range ends at byte 88 inside the word "ipsum", which fits the budget`},
+		{"a chunker whose overlap starts inside a word breaks the cuts rule", "nested-headings", broken(func(doc *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
+			canon := doc.Canonical().Text
+			for i := range chunks {
+				if c := &chunks[i]; c.Kind == sdk.ChunkBody && c.Start > 0 && c.Start < c.End-1 && !strings.ContainsAny(canon[c.Start-1:c.Start+1], " \n") {
+					return chunks // the reference chunker already cut inside a word here
+				}
+			}
+			b := firstBody(chunks, 0)
+			chunks[b].Start++
+			chunks[b].Content = canon[chunks[b].Start:chunks[b].End]
+			chunks[b].EmbedText = ""
+			sdk.Stamp(chunks, Request(), doc)
+			recount(chunks)
+			return chunks
+		}), Options{WholeWords: true}, "cuts: range starts at byte"},
 		{"a chunker with a page no block is on breaks the pages rule", "mixed-pages", broken(func(_ *sdk.Document, chunks []sdk.Chunk) []sdk.Chunk {
 			chunks[2].PageStart, chunks[2].PageEnd = 1, 99
 			return chunks
@@ -258,6 +308,8 @@ func TestCheckChunksAcceptsWhatTheContractAllows(t *testing.T) {
 					chunks[i].Metadata[sdk.MetaOverBudget] = true
 					n, _ := runes.Count(t.Context(), []string{chunks[i].Content})
 					chunks[i].TokenCount = n[0]
+					chunks[i].EmbedText = chunks[i].Content
+					chunks[i].ContentHash = sdk.ContentHash(chunks[i].EmbedText)
 				}
 			}
 			return chunks
@@ -279,6 +331,7 @@ func TestCheckChunksAcceptsWhatTheContractAllows(t *testing.T) {
 			chunks[1].Content += chunks[2].Content
 			chunks[1].TokenCount = utf8.RuneCountInString(chunks[1].Content)
 			chunks[1].Metadata[sdk.MetaOverBudget] = true
+			chunks[1].EmbedText = "" // Stamp joins it anew
 			chunks = slices.Delete(chunks, 2, 3)
 			sdk.Stamp(chunks, Request(), builtIn(t, "long-word"))
 			return chunks
@@ -579,4 +632,18 @@ func (v *violations) rules() []string {
 		out[i] = x.rule
 	}
 	return out
+}
+
+func TestCheckChunksAllowsCutsInsideAWordOverTheBudget(t *testing.T) {
+	t.Parallel()
+	runes := sdk.Runes{}
+	doc := builtIn(t, "long-word") // "Before the word." is 16 runes; the word 50,000
+	req := Request()
+	chunks, err := newRef(runes, 16, 0).Chunk(t.Context(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckChunks(t.Context(), doc, req, chunks, Options{Counter: runes, MaxTokens: 16, WholeWords: true}); err != nil {
+		t.Error(err)
+	}
 }

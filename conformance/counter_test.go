@@ -61,6 +61,8 @@ func TestCounterLawsCatchBrokenCounters(t *testing.T) {
 			"special-token text is counted as ordinary text"},
 		{"a counter that rejects special-token text", func() sdk.TokenCounter { return rejectsSpecial{} },
 			"special-token text is counted as ordinary text"},
+		{"a counter whose Count disagrees with its Boundaries on a text only one law sends", func() sdk.TokenCounter { return promptOffByOne{} },
+			"special-token text is counted as ordinary text"},
 	} {
 		t.Run(tc.name+" breaks the law that "+tc.wantLaw, func(t *testing.T) {
 			t.Parallel()
@@ -338,4 +340,19 @@ func (c rejectsSpecial) Count(ctx context.Context, texts []string) ([]int, error
 		}
 	}
 	return c.Runes.Count(ctx, texts)
+}
+
+// promptOffByOne counts one token too many in "<|endofprompt|>", a text of the special-token law
+// that the corpus does not have: only the check of every answer, in every law, that Count equals
+// the number of Boundaries catches it.
+type promptOffByOne struct{ sdk.Runes }
+
+func (c promptOffByOne) Count(ctx context.Context, texts []string) ([]int, error) {
+	out, err := c.Runes.Count(ctx, texts)
+	for i, t := range texts {
+		if t == "<|endofprompt|>" {
+			out[i]++
+		}
+	}
+	return out, err
 }

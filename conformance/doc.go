@@ -13,8 +13,11 @@
 //		conformance.SentenceSplitter(t, mysplitter.New())
 //	}
 //
-// A chunker author passes a constructor and the counter the chunker measures with. When the
-// chunker implements sdk.Budgeted, its budget and overlap are checked too:
+// A chunker author passes a constructor and the counter the chunker measures with. Every chunk's
+// EmbedText must be its Context and Content joined by sdk.JoinContext, its ContentHash the
+// SHA-256 of EmbedText, and its TokenCount the count of EmbedText. When the chunker implements
+// sdk.Budgeted, its budget (on EmbedText) and overlap are checked too, and when it is a
+// WordKeeper whose KeepsWords is true, that no chunk starts or ends inside a word:
 //
 //	func TestChunkerConformance(t *testing.T) {
 //		conformance.Chunker(t, func() sdk.Chunker {
@@ -46,5 +49,6 @@
 // goroutines at once and compare the answers, but only the race detector sees a data race
 // that happens to give the right answer.
 //
-// The kit imports sdk, testing and go-cmp only, so importing it adds no RPC stack to a test.
+// The kit imports sdk (sdk/wordbreak's UAX #29 segmenter among it), testing and go-cmp only,
+// so importing it adds no RPC stack to a test.
 package conformance

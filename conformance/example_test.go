@@ -27,7 +27,7 @@ func ExampleCheckChunks() {
 	fmt.Println(err)
 	// Output:
 	// conformance: document "greeting": 2 violations
-	// 	chunk 0: token count: TokenCount is 3, but the counter counts 2 tokens in Content
+	// 	chunk 0: token count: TokenCount is 3, but the counter counts 2 tokens in EmbedText
 	// 	nothing lost: 1 non-space bytes of the canonical text are in no chunk, the first at byte 12: "."
 }
 

@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"errors"
 
+	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -28,6 +30,7 @@ func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	counts, err := inst.tokenizer.WithModel(c.model).Count(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
@@ -41,6 +44,7 @@ func (c *pluginCounter) Boundaries(ctx context.Context, texts []string) ([][]int
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	bounds, err := inst.tokenizer.WithModel(c.model).Boundaries(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
@@ -69,9 +73,74 @@ func (c *pluginSplitter) Split(ctx context.Context, texts []string) ([][]int, er
 	if err != nil {
 		return nil, err
 	}
+	defer c.s.release(inst)
 	bounds, err := inst.sentence.WithModel(c.model).Split(ctx, texts)
 	if err != nil {
 		return nil, c.s.callError(ctx, inst, err)
 	}
 	return bounds, nil
+}
+
+var _ sdk.Retainer = (*pluginCounter)(nil)
+
+// RetainBoundaries returns the token end offsets of each text, as Boundaries, and a Retained
+// that counts texts made of pieces of them. With a plugin that speaks protocol 1.1 the plugin
+// keeps the texts and CountPieces sends only the literal pieces and the ranges; with a 1.0
+// plugin it is Boundaries, and CountPieces sends the built texts with Count.
+func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	inst, err := c.s.get(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	tc := inst.tokenizer.WithModel(c.model)
+	bounds, kept, err := tc.RetainBoundaries(ctx, texts)
+	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
+		err = c.s.callError(ctx, inst, err)
+	}
+	c.s.release(inst)
+	if errors.Is(err, pluginclient.ErrNotRetained) {
+		bounds, err := c.Boundaries(ctx, texts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bounds, sdk.CountingRetained{Counter: c, Texts: texts}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return bounds, &pluginRetained{c: c, inst: inst, kept: kept, texts: texts}, nil
+}
+
+// pluginRetained counts pieces of texts a plugin process keeps. When that process is gone
+// (restarted since) or has dropped the texts, it sends the built texts with Count instead,
+// so the answer is the same whatever happened to the process in between.
+type pluginRetained struct {
+	c     *pluginCounter
+	inst  *instance
+	kept  *pluginclient.Kept
+	texts []string
+}
+
+func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
+	fallback := sdk.CountingRetained{Counter: r.c, Texts: r.texts}
+	inst, err := r.c.s.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if inst != r.inst {
+		r.c.s.release(inst)
+		return fallback.CountPieces(ctx, items)
+	}
+	counts, err := inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, items)
+	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
+		err = r.c.s.callError(ctx, inst, err)
+	}
+	r.c.s.release(inst)
+	if errors.Is(err, pluginclient.ErrNotRetained) {
+		return fallback.CountPieces(ctx, items)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return counts, nil
 }

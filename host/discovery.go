@@ -3,11 +3,12 @@ package host
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	plugin "github.com/hashicorp/go-plugin"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // EnvPluginDir names the environment variable that tells Discover where to look first: a
@@ -26,27 +27,29 @@ type Plugin struct {
 	// Args are the binary's command-line arguments.
 	Args []string
 	// Kinds lists the services the plugin offers.
-	Kinds []string
+	Kinds []plugin.Kind
+	// Env names the host's environment variables the plugin gets besides the documented
+	// minimum (Entry.Env).
+	Env []string
 	// Manifest is the path of the manifest that lists the plugin.
 	Manifest string
 }
 
 // Serves reports whether the manifest lists kind among the plugin's services.
-func (p Plugin) Serves(kind string) bool { return slices.Contains(p.Kinds, kind) }
+func (p Plugin) Serves(kind plugin.Kind) bool { return slices.Contains(p.Kinds, kind) }
 
-// Verify checks that the binary exists and matches its manifest's checksum. A mismatch is an
-// error matching plugin.ErrChecksumsDoNotMatch (from hashicorp/go-plugin) that names the
-// plugin, the binary and the manifest; the host makes the same check before every start.
+// Verify checks the binary as the host does before every start: it exists, is a regular
+// file that resolves (symlinks followed) inside its manifest's folder, neither it nor the
+// folders holding it can be written by users other than you and root (the error says which
+// chmod fixes it), and it matches its manifest's checksum. A mismatch is an error matching
+// plugin.ErrChecksumsDoNotMatch (from hashicorp/go-plugin) that names the plugin, the binary
+// and the manifest.
 func (p Plugin) Verify() error {
-	sum, err := FileSHA256(p.Path)
+	bin, err := p.openChecked()
 	if err != nil {
-		return fmt.Errorf("host: plugin %q: binary %s (manifest %s): %w", p.Name, p.Path, p.Manifest, err)
+		return err
 	}
-	if sum != p.SHA256 {
-		return fmt.Errorf("host: plugin %q: binary %s has sha256 %s, manifest %s says %s: %w",
-			p.Name, p.Path, sum, p.Manifest, p.SHA256, plugin.ErrChecksumsDoNotMatch)
-	}
-	return nil
+	return bin.f.Close()
 }
 
 // Catalog is the plugins found by Discover or Load: the first plugin of each name, in the
@@ -74,29 +77,76 @@ func (c *Catalog) Lookup(name string) (Plugin, bool) {
 	return Plugin{}, false
 }
 
-// SearchPath returns where Discover looks for manifests, in order: each element of
-// $CHUNKKIT_PLUGIN_DIR (empty elements skipped), then the directory of the running
-// executable (os.Executable).
-func SearchPath() []string {
-	var paths []string
+// ConfigDirName is the directory under the user's configuration directory (os.UserConfigDir)
+// where Discover looks for plugins installed for one user: ~/.config/chunkkit/plugins on Linux
+// ($XDG_CONFIG_HOME/chunkkit/plugins when that is set), ~/Library/Application
+// Support/chunkkit/plugins on macOS, %AppData%\chunkkit\plugins on Windows.
+const ConfigDirName = "chunkkit/plugins"
+
+// CommandName is the chunkkit command, whose directory on $PATH Discover searches last: a
+// library program finds the plugins installed beside the command line.
+const CommandName = "chunkkit"
+
+// SearchPath returns where Discover looks for manifests, in order:
+//
+//  1. dirs, the caller's own (Options.PluginDirs for Open);
+//  2. each element of $CHUNKKIT_PLUGIN_DIR (a list like $PATH; empty elements skipped);
+//  3. the directory of the running executable (os.Executable): the layout make build makes;
+//  4. the user's plugin directory, ConfigDirName under os.UserConfigDir;
+//  5. the directory of the chunkkit command found on $PATH, if any.
+//
+// Paths from 1 and 2 must exist; Discover skips the others when they do not.
+func SearchPath(dirs ...string) []string {
+	paths, _ := searchPath(dirs)
+	return paths
+}
+
+// searchPath returns SearchPath and how many of its first paths are required to exist.
+func searchPath(dirs []string) (paths []string, required int) {
+	for _, p := range dirs {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
 	for _, p := range filepath.SplitList(os.Getenv(EnvPluginDir)) {
 		if p != "" {
 			paths = append(paths, p)
 		}
 	}
+	required = len(paths)
 	if exe, err := os.Executable(); err == nil {
 		paths = append(paths, filepath.Dir(exe))
 	}
-	return paths
+	if cfg, err := os.UserConfigDir(); err == nil {
+		paths = append(paths, filepath.Join(cfg, filepath.FromSlash(ConfigDirName)))
+	}
+	if cmd, err := exec.LookPath(CommandName); err == nil {
+		if abs, err := filepath.Abs(cmd); err == nil {
+			paths = append(paths, filepath.Dir(abs))
+		}
+	}
+	return paths, required
 }
 
-// Discover loads the manifests on SearchPath. A path from $CHUNKKIT_PLUGIN_DIR that does not
-// exist is an error; the executable's directory may hold no manifest. Finding no plugin at
-// all is not an error: asking a Host for one is.
-func Discover() (*Catalog, error) {
-	cat, err := Load(SearchPath()...)
-	if err != nil && os.Getenv(EnvPluginDir) != "" {
-		return nil, fmt.Errorf("%w (searched $%s=%s, then the executable's directory)", err, EnvPluginDir, os.Getenv(EnvPluginDir))
+// Discover loads the manifests on SearchPath(dirs...). A path from dirs or $CHUNKKIT_PLUGIN_DIR
+// that does not exist is an error; the other places may hold no manifest or not exist. A plugin
+// name found in two places is the first place's. Finding no plugin at all is not an error:
+// asking a Host for one is, and its error lists the places searched.
+func Discover(dirs ...string) (*Catalog, error) {
+	paths, required := searchPath(dirs)
+	kept := paths[:required:required]
+	for _, p := range paths[required:] {
+		if slices.Contains(kept, p) {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			kept = append(kept, p)
+		}
+	}
+	cat, err := Load(kept...)
+	if err != nil && required > 0 {
+		return nil, fmt.Errorf("%w (the places given to Discover or in $%s must exist; the search path is %s)",
+			err, EnvPluginDir, strings.Join(paths, string(os.PathListSeparator)))
 	}
 	return cat, err
 }
@@ -170,6 +220,6 @@ func (c *Catalog) notFound(name string) error {
 		}
 		fmt.Fprintf(&b, " in %s (they list: %s)", strings.Join(c.Manifests, ", "), strings.Join(names, ", "))
 	}
-	fmt.Fprintf(&b, "; set $%s to a directory holding %s", EnvPluginDir, ManifestName)
+	fmt.Fprintf(&b, "; put %s (chunkkit plugins add BINARY writes it) in one of those places, or set $%s to its directory", ManifestName, EnvPluginDir)
 	return fmt.Errorf("host: %s: %w", b.String(), ErrNotFound)
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -91,23 +92,68 @@ func TestLoadAcceptsAManifestFile(t *testing.T) {
 	}
 }
 
-func TestDiscoverSearchesThePluginDirThenTheExecutablesDirectory(t *testing.T) {
-	dir1, dir2 := t.TempDir(), t.TempDir()
-	manifestFor(t, dir2, ManifestName, "tiktoken")
-	t.Setenv(EnvPluginDir, dir1+string(os.PathListSeparator)+string(os.PathListSeparator)+dir2)
+func TestDiscoverSearchesTheCallersDirsTheEnvTheExecutableTheConfigDirAndTheCommand(t *testing.T) {
+	mine, env1, env2, cfg, bin := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv(EnvPluginDir, env1+string(os.PathListSeparator)+string(os.PathListSeparator)+env2)
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", cfg) // os.UserConfigDir on macOS
+	t.Setenv("AppData", cfg)
+	command := filepath.Join(bin, CommandName)
+	if runtime.GOOS == "windows" {
+		command += ".exe"
+	}
+	if err := os.WriteFile(command, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{dir1, dir2, filepath.Dir(exe)}, SearchPath()); diff != "" {
-		t.Errorf("SearchPath (-want +got):\n%s", diff)
-	}
-	cat, err := Discover()
+	userDir, err := os.UserConfigDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := cat.Lookup("tiktoken"); !ok {
-		t.Errorf("Discover did not find the plugin in %s: %+v", dir2, cat)
+	userDir = filepath.Join(userDir, filepath.FromSlash(ConfigDirName))
+	want := []string{mine, env1, env2, filepath.Dir(exe), userDir, bin}
+	if diff := cmp.Diff(want, SearchPath(mine)); diff != "" {
+		t.Errorf("SearchPath (-want +got):\n%s", diff)
+	}
+
+	// The user's plugin directory does not exist yet: Discover skips it.
+	cat, err := Discover(mine)
+	if err != nil {
+		t.Fatalf("Discover with no user plugin directory: %v", err)
+	}
+	if len(cat.Plugins) != 0 {
+		t.Errorf("Discover found %+v in empty directories", cat.Plugins)
+	}
+
+	// A plugin installed for the user is found by a library program that sets nothing.
+	if err := os.MkdirAll(userDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifestFor(t, userDir, ManifestName, "tiktoken")
+	manifestFor(t, bin, ManifestName, "sentence")
+	t.Setenv(EnvPluginDir, "")
+	cat, err = Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{"tiktoken": userDir, "sentence": bin} {
+		if p, ok := cat.Lookup(name); !ok || filepath.Dir(p.Manifest) != dir {
+			t.Errorf("Lookup(%s) = %+v, %t; want the plugin of %s", name, p, ok, dir)
+		}
+	}
+
+	// The caller's directory comes first: its tiktoken shadows the user's.
+	manifestFor(t, mine, ManifestName, "tiktoken")
+	cat, err = Discover(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := cat.Lookup("tiktoken"); filepath.Dir(p.Manifest) != mine {
+		t.Errorf("tiktoken came from %s, want the caller's %s", p.Manifest, mine)
 	}
 }
 
@@ -116,4 +162,6 @@ func TestDiscoverReportsAPluginDirThatDoesNotExist(t *testing.T) {
 	t.Setenv(EnvPluginDir, missing)
 	_, err := Discover()
 	wantErr(t, err, []error{os.ErrNotExist}, missing, "$"+EnvPluginDir)
+	_, err = Discover(missing)
+	wantErr(t, err, []error{os.ErrNotExist}, missing, "places given to Discover")
 }

@@ -18,14 +18,18 @@
 //	counts, err := tc.Count(ctx, texts)
 //
 // The host starts one process per plugin name, shared by every counter and splitter that
-// names it, the first time one is asked for. It refuses a binary whose checksum differs from
-// its manifest's, talks gRPC over mutual TLS, and supervises the process: a call in flight
-// when the plugin crashes fails with an error naming the plugin (matching
-// sdk.ErrUnavailable); the next call starts a new process, after a backoff, up to a bounded
-// number of restarts per window (ErrCrashLoop after that). A call that hangs ends at its
-// context's deadline. Close stops every plugin the host started; on Linux the plugins are also
-// killed by the kernel if the host dies without closing (even by SIGKILL). CloseOnSignal
-// closes a host on SIGINT or SIGTERM.
+// names it, the first time one is asked for. It checks the binary on the open file (checksum,
+// inside its manifest's folder, writable by nobody but you and root) and executes that file,
+// gives the plugin a minimal environment (the manifest may name more) and no stdin, talks gRPC
+// over mutual TLS in a private directory, and supervises the process in a process group of
+// its own: a call in flight when the plugin crashes fails with an error naming the plugin
+// (matching sdk.ErrUnavailable); the next call starts a new process, after a backoff, up to a
+// bounded number of restarts per window (ErrCrashLoop after that). A call that misses its
+// context's deadline ends then, and the process is replaced. Close stops every plugin the host
+// started within Options.StopTimeout, then SIGKILLs their groups; if the host dies without
+// closing (even by SIGKILL), the kernel (Linux) and the host's watchdog process kill them and
+// what they started. CloseOnSignal closes a host on SIGINT or SIGTERM. docs/reference/host.md
+// lists the guarantees and their limits.
 //
 // A Host and the counters and splitters it returns are safe for concurrent use.
 package host

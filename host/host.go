@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 )
 
@@ -30,17 +31,28 @@ const (
 	DefaultMinBackoff = 50 * time.Millisecond
 	// DefaultMaxBackoff is the default Options.MaxBackoff.
 	DefaultMaxBackoff = 2 * time.Second
+	// DefaultStopTimeout is the default Options.StopTimeout.
+	DefaultStopTimeout = 2 * time.Second
 )
 
 // Options tune a Host. The zero value means the documented defaults.
 type Options struct {
+	// PluginDirs are directories (or manifest files) Open searches for plugins before the
+	// places Discover searches; each must exist. New ignores it: its Catalog says where the
+	// plugins are.
+	PluginDirs []string
 	// Logger receives the host's and go-plugin's logs, and plugins' hclog output. Nil means
-	// hclog at level Warn on os.Stderr, named "chunkkit-host".
+	// hclog on os.Stderr, named "chunkkit-host", at level Warn or the level $CHUNKKIT_LOG_LEVEL
+	// names (EnvLogLevel: "debug" shows the goroutine dumps of panicking plugins).
 	Logger hclog.Logger
-	// StartTimeout bounds starting a plugin: exec, checksum and handshake. Zero means
-	// DefaultStartTimeout (10s). A plugin that has not completed the handshake by then is
-	// killed and the start fails.
+	// StartTimeout bounds starting a plugin: checksum, exec, handshake and connection. Zero
+	// means DefaultStartTimeout (10s). A plugin that has not completed the start by then is
+	// killed, with its whole process group, and the start fails.
 	StartTimeout time.Duration
+	// StopTimeout bounds a plugin's graceful shutdown (on Close, or when a process that
+	// missed a call's deadline is replaced): after it the host SIGKILLs the plugin's process
+	// group. Zero means DefaultStopTimeout (2s).
+	StopTimeout time.Duration
 	// MaxRestarts is how many times a plugin may be restarted after failures (crashes, exits,
 	// failed starts) within RestartWindow; one more failure makes it ErrCrashLoop until the
 	// oldest failure leaves the window. Zero means DefaultMaxRestarts (5); a negative value
@@ -63,6 +75,9 @@ func (o Options) withDefaults() Options {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
 	}
+	if o.StopTimeout <= 0 {
+		o.StopTimeout = DefaultStopTimeout
+	}
 	switch {
 	case o.MaxRestarts == 0:
 		o.MaxRestarts = DefaultMaxRestarts
@@ -83,7 +98,11 @@ func (o Options) withDefaults() Options {
 }
 
 func defaultLogger() hclog.Logger {
-	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: hclog.Warn, Output: os.Stderr})
+	level := hclog.LevelFromString(os.Getenv(EnvLogLevel))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "chunkkit-host", Level: level, Output: os.Stderr})
 }
 
 // Host starts and supervises the plugins of a Catalog and hands out counters and splitters
@@ -93,8 +112,9 @@ func defaultLogger() hclog.Logger {
 //
 // A Host is safe for concurrent use; concurrent first uses of a plugin start one process.
 type Host struct {
-	cat  *Catalog
-	opts Options
+	cat   *Catalog
+	opts  Options
+	spawn *spawner
 
 	mu     sync.Mutex
 	sups   map[string]*supervisor
@@ -104,12 +124,15 @@ type Host struct {
 // New returns a Host for the plugins of cat (nil means none: only built-in specs work). It
 // starts nothing until a spec names a plugin.
 func New(cat *Catalog, opts Options) *Host {
-	return &Host{cat: cat, opts: opts.withDefaults(), sups: make(map[string]*supervisor)}
+	opts = opts.withDefaults()
+	return &Host{cat: cat, opts: opts, spawn: &spawner{logger: opts.Logger}, sups: make(map[string]*supervisor)}
 }
 
-// Open is Discover followed by New.
+// Open is Discover(opts.PluginDirs...) followed by New: it finds plugins in opts.PluginDirs,
+// $CHUNKKIT_PLUGIN_DIR, the running program's directory, the user's plugin directory and
+// beside the chunkkit command, in that order (see SearchPath).
 func Open(opts Options) (*Host, error) {
-	cat, err := Discover()
+	cat, err := Discover(opts.PluginDirs...)
 	if err != nil {
 		return nil, err
 	}
@@ -121,10 +144,15 @@ func (h *Host) Catalog() *Catalog { return h.cat }
 
 // TokenCounter returns the token counter spec names (see Spec). "words" and "runes" are
 // in-process (sdk.Words, sdk.Runes). For a plugin it starts the plugin if it is not running,
-// asks its Info and checks the protocol version and that the plugin serves the model (a
-// plugin that lists no models is asked to count "" with it), so that a misconfiguration
-// fails here rather than on the first Count. The counter is also an
+// asks its Info, checks the protocol version and that the plugin serves the model, and asks
+// the model to count and bound a few probe texts, checking that its answers keep the contract
+// (and that Count and Boundaries agree), so that a misconfiguration or a broken plugin fails
+// here rather than on the first Count. The counter is also an
 // sdk.Namer whose Name is the spec's String.
+//
+// Every later answer is checked too (one per text, offsets in order, on rune boundaries and
+// ending at the text's length, no negative count, nothing for the empty text), and one that
+// breaks the contract is an error matching sdk.ErrBadResponse that names the plugin.
 //
 // Errors: a malformed spec matches sdk.ErrInvalidConfig; a plugin no manifest lists, or
 // one whose manifest lacks "tokenizer", matches ErrNotFound (and sdk.ErrUnsupported); a
@@ -155,7 +183,7 @@ func (h *Host) TokenCounter(ctx context.Context, spec string) (sdk.TokenCounter,
 		}
 		sp.Arg = abs
 	}
-	s, err := h.open(ctx, sp, KindTokenizer)
+	s, err := h.open(ctx, sp, plugin.KindTokenizer)
 	if err != nil {
 		return nil, err
 	}
@@ -176,48 +204,36 @@ func (h *Host) SentenceSplitter(ctx context.Context, spec string) (sdk.SentenceS
 	case BuiltinWords, BuiltinRunes:
 		return nil, fmt.Errorf("host: spec %q names a token counter, not a sentence splitter: %w", spec, sdk.ErrInvalidConfig)
 	}
-	s, err := h.open(ctx, sp, KindSentence)
+	s, err := h.open(ctx, sp, plugin.KindSentence)
 	if err != nil {
 		return nil, err
 	}
 	return &pluginSplitter{s: s, model: sp.Arg, name: sp.String()}, nil
 }
 
-// Info is what a plugin says about one of its services.
-type Info struct {
-	// Name is the name the plugin reports, usually its manifest name.
-	Name string
-	// Version is the plugin's own version.
-	Version string
-	// Models lists the models the service serves; empty for a plugin that loads them on
-	// demand (such as from a path).
-	Models []string
-	// ProtocolVersion is the service's protocol version, "MAJOR.MINOR".
-	ProtocolVersion string
-	// Kinds lists the services the plugin serves.
-	Kinds []string
-}
-
 // Info starts the plugin called name if needed and returns what it says about its service of
-// kind (KindTokenizer or KindSentence). Errors are as for TokenCounter.
-func (h *Host) Info(ctx context.Context, name, kind string) (Info, error) {
+// kind. Errors are as for TokenCounter.
+func (h *Host) Info(ctx context.Context, name string, kind plugin.Kind) (plugin.Info, error) {
 	s, err := h.supervisor(name, kind)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
 	inst, err := s.get(ctx)
 	if err != nil {
-		return Info{}, err
+		return plugin.Info{}, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
-		return Info{}, s.callError(ctx, inst, err)
+		return plugin.Info{}, s.callError(ctx, inst, err)
 	}
 	return info, nil
 }
 
-// Close stops every plugin process the host started and waits until they have exited and
-// been reaped; a plugin still starting is stopped once its start ends (at most StartTimeout).
+// Close stops every plugin process the host started, with the processes they started in
+// their process groups, and waits until they have exited and been reaped: each gets
+// StopTimeout to shut down gracefully, then its group is SIGKILLed; a start in progress is cut
+// short. It then removes the host's private directory (the plugins' sockets and TMPDIR).
 // Calls in flight fail, and later calls on the host or its counters and splitters fail with
 // ErrClosed. Close is idempotent and always returns nil.
 func (h *Host) Close() error {
@@ -237,11 +253,12 @@ func (h *Host) Close() error {
 		wg.Go(s.close)
 	}
 	wg.Wait()
+	h.spawn.close()
 	return nil
 }
 
 // supervisor returns the supervisor of the plugin called name, which must offer kind.
-func (h *Host) supervisor(name, kind string) (*supervisor, error) {
+func (h *Host) supervisor(name string, kind plugin.Kind) (*supervisor, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -253,18 +270,18 @@ func (h *Host) supervisor(name, kind string) (*supervisor, error) {
 	}
 	if !p.Serves(kind) {
 		return nil, fmt.Errorf("host: plugin %q offers %s, not %s (manifest %s): %w",
-			name, strings.Join(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
+			name, joinKinds(p.Kinds, " and "), kind, p.Manifest, ErrNotFound)
 	}
 	s := h.sups[name]
 	if s == nil {
-		s = newSupervisor(p, h.opts)
+		s = newSupervisor(p, h.opts, h.spawn)
 		h.sups[name] = s
 	}
 	return s, nil
 }
 
 // open resolves a plugin spec of kind to a running, checked supervisor.
-func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, error) {
+func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor, error) {
 	s, err := h.supervisor(sp.Plugin, kind)
 	if err != nil {
 		return nil, err
@@ -273,6 +290,7 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 	if err != nil {
 		return nil, err
 	}
+	defer s.release(inst)
 	info, err := inst.info(ctx, kind)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, sdk.ErrUnsupported) {
@@ -289,19 +307,23 @@ func (h *Host) open(ctx context.Context, sp Spec, kind string) (*supervisor, err
 		return nil, fmt.Errorf("host: spec %q: plugin %q has no %s model %q; it serves %s: %w",
 			sp, sp.Plugin, kind, sp.Arg, strings.Join(info.Models, ", "), sdk.ErrUnsupported)
 	}
-	if sp.Arg != "" && len(info.Models) == 0 {
-		// A plugin that loads models on demand (hf:PATH) is asked for this one now, with an
-		// empty text, so a missing or refused model fails here with the plugin's reason.
-		var err error
-		switch kind {
-		case KindTokenizer:
-			_, err = inst.tokenizer.WithModel(sp.Arg).Count(ctx, []string{""})
-		case KindSentence:
-			_, err = inst.sentence.WithModel(sp.Arg).Split(ctx, []string{""})
+	// The model is asked for now, so that one the plugin cannot load (hf:PATH of a missing
+	// file) fails here with the plugin's reason, and a plugin whose answers break the contract
+	// fails before a chunker relies on them.
+	if err := probe(ctx, inst, kind, sp.Arg); err != nil {
+		if ctx.Err() == nil && errors.Is(err, sdk.ErrBadResponse) {
+			return nil, fmt.Errorf("host: spec %q: plugin %q (%s) fails the host's checks of its answers: %w", sp, sp.Plugin, s.plugin.Path, err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
-		}
+		return nil, fmt.Errorf("host: spec %q: %w", sp, s.callError(ctx, inst, err))
 	}
 	return s, nil
+}
+
+// joinKinds joins kinds with sep.
+func joinKinds(kinds []plugin.Kind, sep string) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, sep)
 }

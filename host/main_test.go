@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"io"
 	"os"
 	"os/exec"
@@ -36,11 +37,19 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(helperMain(mode, os.Getenv(helperDirEnv), os.Getenv(helperSpecEnv)))
 	}
-	dir, err := os.MkdirTemp("", "chunkkit-host-test-")
+	dir, err := os.MkdirTemp("", "ckhost-") // short: sockets live below it
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "host tests:", err)
 		os.Exit(1)
 	}
+	// A $TMPDIR of their own, so that the tests can check that no socket or temporary file of a
+	// host or plugin is left in it.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, "host tests:", err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
 	faultyBin, servedBin = filepath.Join(dir, "faulty"), filepath.Join(dir, "served")
 	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./testdata/faulty", "./testdata/served")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -95,7 +104,15 @@ func pluginPID(h *Host, name string) int {
 	s.mu.Lock()
 	inst := s.cur
 	s.mu.Unlock()
-	if inst == nil || inst.client == nil {
+	if inst == nil {
+		return 0
+	}
+	select {
+	case <-inst.ready: // orders the reads below after the start's writes
+	default:
+		return 0
+	}
+	if inst.client == nil {
 		return 0
 	}
 	pid, _ := strconv.Atoi(inst.client.ID())
@@ -123,16 +140,23 @@ var linkSeq atomic.Int64
 func setup(t *testing.T, args ...string) (dir, bin string) {
 	t.Helper()
 	dir = t.TempDir()
-	name := fmt.Sprintf("fk%d", linkSeq.Add(1))
-	bin = filepath.Join(dir, name)
-	if err := os.Link(faultyBin, bin); err != nil {
-		copyFile(t, faultyBin, bin)
-	}
-	err := BuildManifest(dir, []Entry{{Name: "faulty", Binary: name, Args: args, Kinds: []string{KindTokenizer, KindSentence}}})
+	bin = linkFaulty(t, dir)
+	err := BuildManifest(dir, []Entry{{Name: "faulty", Binary: filepath.Base(bin), Args: args, Kinds: []plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, bin
+}
+
+// linkFaulty links the faulty plugin into dir under a name unique to the test (so that its
+// processes can be told from other tests') and returns its path.
+func linkFaulty(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, fmt.Sprintf("fk%d", linkSeq.Add(1)))
+	if err := os.Link(faultyBin, bin); err != nil {
+		copyFile(t, faultyBin, bin)
+	}
+	return bin
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -186,16 +210,23 @@ func (b *lockedBuffer) String() string {
 }
 
 // checkLeaks makes the test fail if, when it ends (after the cleanups registered later, such
-// as the host's Close), a process of bin is left — running or a zombie — or goroutines
-// started since remain. Call it before creating the host. Tests that call it must not be
-// parallel: goroutines are counted process-wide.
+// as the host's Close), a process of bin is left — running or a zombie —, a child process of
+// the test, a host's directory or a plugin's socket in $TMPDIR, or goroutines started since.
+// Call it before creating the host. Tests that call it must not be parallel: goroutines,
+// children and $TMPDIR are process-wide.
 func checkLeaks(t *testing.T, bin string) {
 	t.Helper()
 	requireLinux(t)
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
-		if procs := processesOf(bin); len(procs) > 0 {
+		if procs := leftBy(bin); len(procs) > 0 {
 			t.Errorf("plugin processes left after Close: %s", strings.Join(procs, "; "))
+		}
+		if kids := childrenOf(os.Getpid()); len(kids) > 0 {
+			t.Errorf("child processes left after Close: %s", strings.Join(kids, "; "))
+		}
+		if left := tempLeftovers(); len(left) > 0 {
+			t.Errorf("left in $TMPDIR after Close: %s", strings.Join(left, ", "))
 		}
 		deadline := time.Now().Add(5 * time.Second)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -241,6 +272,86 @@ func processesOf(bin string) []string {
 		argv0, _, _ := strings.Cut(string(cmdline), "\x00")
 		if comm == base || argv0 == bin {
 			out = append(out, fmt.Sprintf("pid %d state %s", pid, state))
+		}
+	}
+	return out
+}
+
+// leftBy lists the processes of bin that are running, or are zombies the test process should
+// have reaped. A zombie whose parent is another process (init, after the plugin's own
+// parent was killed with it) is that process's to reap, not the host's: some container
+// inits never do.
+func leftBy(bin string) []string {
+	var out []string
+	for _, p := range processesOf(bin) {
+		var pid int
+		var state string
+		fmt.Sscanf(p, "pid %d state %s", &pid, &state)
+		if state == "Z" && parentOf(pid) != os.Getpid() {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// parentOf returns the parent process ID of pid, or 0.
+func parentOf(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // state, ppid, ...
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
+// childrenOf lists the processes, zombies included, whose parent is pid.
+func childrenOf(pid int) []string {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return []string{"cannot read /proc: " + err.Error()}
+	}
+	var out []string
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		closing := strings.LastIndexByte(s, ')')
+		if closing < 0 {
+			continue
+		}
+		fields := strings.Fields(s[closing+1:]) // state, ppid, ...
+		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		comm, state, _ := procStat(child)
+		out = append(out, fmt.Sprintf("pid %d (%s) state %s", child, comm, state))
+	}
+	return out
+}
+
+// tempLeftovers lists what hosts and plugins may leave in $TMPDIR: hosts' private directories
+// and go-plugin's sockets and socket directories.
+func tempLeftovers() []string {
+	entries, err := os.ReadDir(os.TempDir())
+	if err != nil {
+		return []string{"cannot read $TMPDIR: " + err.Error()}
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "plugin") || strings.HasPrefix(e.Name(), "chunkkit-") {
+			out = append(out, e.Name())
 		}
 	}
 	return out

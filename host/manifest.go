@@ -8,14 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // ManifestName is the name of the manifest WriteManifest and BuildManifest write. Discovery
@@ -30,29 +32,29 @@ const ManifestPattern = "*.plugins.json"
 // manifest without a "version" field is version 1.
 const ManifestVersion = 1
 
-// The kinds of service a plugin offers, as a manifest's "kinds" lists them.
-const (
-	// KindTokenizer ("tokenizer") is a token counter: Host.TokenCounter.
-	KindTokenizer = pluginrpc.KindTokenizer
-	// KindSentence ("sentence") is a sentence splitter: Host.SentenceSplitter.
-	KindSentence = pluginrpc.KindSentence
-)
-
 // Entry is one plugin as a manifest lists it.
 type Entry struct {
 	// Name is what specs call the plugin ("plugin:NAME:ARG"): a letter or digit followed by
 	// letters, digits, '.', '_' or '-'. Names are unique within a manifest.
 	Name string `json:"name"`
 	// Binary is the plugin's executable, a slash-separated path relative to the manifest's
-	// directory, so that a folder of plugins can be copied whole.
+	// directory and inside it (no ".." element), so that a folder of plugins can be copied
+	// whole. The host also refuses a binary that resolves outside the folder through a
+	// symlink.
 	Binary string `json:"binary"`
 	// SHA256 is the lowercase hex SHA-256 of the binary; the host refuses to start a binary
 	// whose checksum differs. BuildManifest fills it.
 	SHA256 string `json:"sha256"`
 	// Args are the command-line arguments the plugin is started with.
 	Args []string `json:"args,omitempty"`
-	// Kinds lists the services the plugin offers: KindTokenizer, KindSentence.
-	Kinds []string `json:"kinds"`
+	// Kinds lists the services the plugin offers: plugin.KindTokenizer ("tokenizer", for
+	// Host.TokenCounter), plugin.KindSentence ("sentence", for Host.SentenceSplitter).
+	Kinds []plugin.Kind `json:"kinds"`
+	// Env names the host's environment variables the plugin gets besides the few every
+	// plugin gets (PATH, HOME, the locale; see docs/reference/host.md): names such as
+	// "HF_HOME", each a letter or '_' followed by letters, digits or '_', listed once. Names
+	// the host sets itself (TMPDIR, CHUNKKIT_PLUGIN, PLUGIN_*) are refused.
+	Env []string `json:"env,omitempty"`
 }
 
 // Manifest is a manifest file as read by LoadManifest.
@@ -77,6 +79,7 @@ func (m *Manifest) Plugins() []Plugin {
 			SHA256:   e.SHA256,
 			Args:     slices.Clone(e.Args),
 			Kinds:    slices.Clone(e.Kinds),
+			Env:      slices.Clone(e.Env),
 			Manifest: m.Path,
 		}
 	}
@@ -116,18 +119,57 @@ func (e *ManifestError) Unwrap() []error {
 // LoadManifest reads and validates the manifest at path. Any problem is a *ManifestError
 // that names the file and the field: invalid JSON (with line and column), an unknown field, a
 // field of the wrong type, a missing or malformed name, binary, sha256 or kinds, a duplicate
-// name, or an unsupported version. LoadManifest does not look at the binaries; Plugin.Verify
+// name, or an unsupported version; a manifest, or a folder holding it, that users other
+// than you and root can write to. LoadManifest does not look at the binaries; Plugin.Verify
 // does.
 func LoadManifest(path string) (*Manifest, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, &ManifestError{File: path, Problem: err.Error(), Err: err}
 	}
-	data, err := os.ReadFile(abs)
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, &ManifestError{File: abs, Problem: "cannot read: " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	if err := manifestWriters(abs, f); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, &ManifestError{File: abs, Problem: "cannot read: " + err.Error(), Err: err}
 	}
 	return parseManifest(abs, data)
+}
+
+// manifestWriters refuses a manifest, or a folder holding it, that others can write to (see
+// othersCannotWrite): anyone of them could make it run any binary.
+func manifestWriters(file string, f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return &ManifestError{File: file, Problem: "cannot read: " + err.Error(), Err: err}
+	}
+	check := func(path string, fi os.FileInfo, owned bool) error {
+		if problem := othersCanWrite(path, fi, owned); problem != "" {
+			return &ManifestError{File: file, Problem: problem, Err: fs.ErrPermission}
+		}
+		return nil
+	}
+	if err := check(file, fi, true); err != nil {
+		return err
+	}
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		di, err := os.Stat(d)
+		if err != nil {
+			return &ManifestError{File: file, Problem: "cannot read its folder: " + err.Error(), Err: err}
+		}
+		if err := check(d, di, d == filepath.Dir(file)); err != nil {
+			return err
+		}
+		if d == filepath.Dir(d) {
+			return nil
+		}
+	}
 }
 
 // parseManifest decodes data field by field, so that every error can say where it is.
@@ -220,11 +262,12 @@ func (p parser) entry(at string, raw json.RawMessage) (Entry, error) {
 		"sha256": {&e.SHA256, "a string"},
 		"args":   {&e.Args, "a list of strings"},
 		"kinds":  {&e.Kinds, "a list of strings"},
+		"env":    {&e.Env, "a list of strings"},
 	}
 	for _, k := range sortedKeys(fields) {
 		t, ok := targets[k]
 		if !ok {
-			return Entry{}, p.errorf(at+"."+k, "unknown field (known: name, binary, sha256, args, kinds)")
+			return Entry{}, p.errorf(at+"."+k, "unknown field (known: name, binary, sha256, args, kinds, env)")
 		}
 		if err := p.decode(at+"."+k, fields[k], t.dst, t.want); err != nil {
 			return Entry{}, err
@@ -245,11 +288,24 @@ func validateEntry(p parser, at string, e *Entry, needSum bool) error {
 	if !validName(e.Name) {
 		return p.errorf(at+".name", "%q: want a letter or digit followed by letters, digits, '.', '_' or '-'", e.Name)
 	}
-	switch {
-	case e.Binary == "":
-		return p.errorf(at+".binary", "missing")
-	case filepath.IsAbs(e.Binary) || strings.HasPrefix(e.Binary, "/") || filepath.VolumeName(e.Binary) != "":
-		return p.errorf(at+".binary", "%q is absolute; want a path relative to the manifest's directory", e.Binary)
+	if err := validBinary(p, at+".binary", e.Binary); err != nil {
+		return err
+	}
+	for i, a := range e.Args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return p.errorf(fmt.Sprintf("%s.args[%d]", at, i), "%q holds a NUL byte, which no argument can", a)
+		}
+	}
+	for i, k := range e.Env {
+		field := fmt.Sprintf("%s.env[%d]", at, i)
+		switch {
+		case !validEnvName(k):
+			return p.errorf(field, "%q: want a letter or '_' followed by letters, digits or '_'", k)
+		case reservedEnv(k) || k == plugin.MagicCookieKey:
+			return p.errorf(field, "%q is set by the host itself", k)
+		case slices.Index(e.Env, k) != i:
+			return p.errorf(field, "%q listed twice", k)
+		}
 	}
 	if needSum || e.SHA256 != "" {
 		sum := strings.ToLower(e.SHA256)
@@ -262,17 +318,54 @@ func validateEntry(p parser, at string, e *Entry, needSum bool) error {
 		e.SHA256 = sum
 	}
 	if len(e.Kinds) == 0 {
-		return p.errorf(at+".kinds", "missing; want %q, %q or both", KindTokenizer, KindSentence)
+		return p.errorf(at+".kinds", "missing; want %q, %q or both", plugin.KindTokenizer, plugin.KindSentence)
 	}
 	for i, k := range e.Kinds {
-		if k != KindTokenizer && k != KindSentence {
-			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "unknown kind %q; want %q or %q", k, KindTokenizer, KindSentence)
+		if _, err := plugin.ParseKind(string(k)); err != nil {
+			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "unknown kind %q; want %q or %q", k, plugin.KindTokenizer, plugin.KindSentence)
 		}
 		if slices.Index(e.Kinds, k) != i {
 			return p.errorf(fmt.Sprintf("%s.kinds[%d]", at, i), "%q listed twice", k)
 		}
 	}
 	return nil
+}
+
+// validBinary checks a manifest's binary: a relative, slash-separated path that stays inside
+// the manifest's folder.
+func validBinary(p parser, field, b string) error {
+	switch {
+	case b == "":
+		return p.errorf(field, "missing")
+	case filepath.IsAbs(b) || strings.HasPrefix(b, "/") || strings.HasPrefix(b, `\`) || filepath.VolumeName(b) != "":
+		return p.errorf(field, "%q is absolute; want a path relative to the manifest's directory, inside it", b)
+	case strings.IndexByte(b, 0) >= 0:
+		return p.errorf(field, "%q holds a NUL byte", b)
+	case strings.HasSuffix(b, "/"):
+		return p.errorf(field, "%q names a folder; want the binary's path", b)
+	}
+	for elem := range strings.SplitSeq(filepath.ToSlash(b), "/") {
+		if elem == ".." {
+			return p.errorf(field, "%q leaves the manifest's folder; want a path inside it (no \"..\"), so that the folder can be copied whole", b)
+		}
+	}
+	if path.Clean(filepath.ToSlash(b)) == "." {
+		return p.errorf(field, "%q names the manifest's folder itself; want the binary's path inside it", b)
+	}
+	return nil
+}
+
+// validEnvName reports whether k is a portable environment variable name.
+func validEnvName(k string) bool {
+	for i, r := range k {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return k != ""
 }
 
 // validName reports whether name can appear in a spec: no colon, no white space.
@@ -300,6 +393,7 @@ func WriteManifest(dir string, entries []Entry) error {
 		at := "plugins[" + strconv.Itoa(i) + "]"
 		e.Args = slices.Clone(e.Args)
 		e.Kinds = slices.Clone(e.Kinds)
+		e.Env = slices.Clone(e.Env)
 		if err := validateEntry(p, at, &e, true); err != nil {
 			return err
 		}
@@ -325,7 +419,7 @@ func WriteManifest(dir string, entries []Entry) error {
 func BuildManifest(dir string, entries []Entry) error {
 	filled := make([]Entry, len(entries))
 	for i, e := range entries {
-		if e.Binary == "" || filepath.IsAbs(e.Binary) {
+		if validBinary(parser{}, "", e.Binary) != nil {
 			// Let WriteManifest report the field.
 			filled[i] = e
 			continue

@@ -13,6 +13,7 @@ import (
 	plugin "github.com/hashicorp/go-plugin"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 const sum64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -34,7 +35,8 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
   "plugins": [
     {"name": "tiktoken", "binary": "bin/chunkkit-tiktoken", "sha256": "`+strings.ToUpper(sum64)+`",
      "args": ["-v", "x y"], "kinds": ["tokenizer"]},
-    {"name": "sentence", "binary": "chunkkit-sentence", "sha256": "`+sum64+`", "kinds": ["sentence", "tokenizer"]}
+    {"name": "sentence", "binary": "chunkkit-sentence", "sha256": "`+sum64+`", "kinds": ["sentence", "tokenizer"],
+     "env": ["PUNKT_DATA", "_X1"]}
   ]
 }`)
 	m, err := LoadManifest(path)
@@ -42,17 +44,17 @@ func TestLoadManifestReadsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Manifest{Path: path, Version: 1, Entries: []Entry{
-		{Name: "tiktoken", Binary: "bin/chunkkit-tiktoken", SHA256: sum64, Args: []string{"-v", "x y"}, Kinds: []string{"tokenizer"}},
-		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []string{"sentence", "tokenizer"}},
+		{Name: "tiktoken", Binary: "bin/chunkkit-tiktoken", SHA256: sum64, Args: []string{"-v", "x y"}, Kinds: []sdkplugin.Kind{"tokenizer"}},
+		{Name: "sentence", Binary: "chunkkit-sentence", SHA256: sum64, Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Env: []string{"PUNKT_DATA", "_X1"}},
 	}}
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("LoadManifest (-want +got):\n%s", diff)
 	}
 	wantPlugins := []Plugin{
 		{Name: "tiktoken", Path: filepath.Join(dir, "bin", "chunkkit-tiktoken"), SHA256: sum64, Args: []string{"-v", "x y"},
-			Kinds: []string{"tokenizer"}, Manifest: path},
+			Kinds: []sdkplugin.Kind{"tokenizer"}, Manifest: path},
 		{Name: "sentence", Path: filepath.Join(dir, "chunkkit-sentence"), SHA256: sum64,
-			Kinds: []string{"sentence", "tokenizer"}, Manifest: path},
+			Kinds: []sdkplugin.Kind{"sentence", "tokenizer"}, Env: []string{"PUNKT_DATA", "_X1"}, Manifest: path},
 	}
 	if diff := cmp.Diff(wantPlugins, m.Plugins()); diff != "" {
 		t.Errorf("Plugins (-want +got):\n%s", diff)
@@ -87,6 +89,15 @@ func TestLoadManifestNamesTheFileAndTheFieldOfEveryProblem(t *testing.T) {
 		{"an unknown kind", entry(strings.Replace(ok, `["tokenizer"]`, `["tokenizer", "embedder"]`, 1)), "plugins[0].kinds[1]", `unknown kind "embedder"`},
 		{"a kind listed twice", entry(strings.Replace(ok, `["tokenizer"]`, `["tokenizer", "tokenizer"]`, 1)), "plugins[0].kinds[1]", "listed twice"},
 		{"a duplicate name", `{"plugins": [{` + ok + `}, {` + ok + `}]}`, "plugins[1].name", "also the name of plugins[0]"},
+		{"a binary leaving the folder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "bin/../../p"`, 1)), "plugins[0].binary", "leaves the manifest's folder"},
+		{"a binary naming the folder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "./."`, 1)), "plugins[0].binary", "names the manifest's folder itself"},
+		{"a binary naming a subfolder", entry(strings.Replace(ok, `"binary": "p"`, `"binary": "bin/"`, 1)), "plugins[0].binary", "names a folder"},
+		{"an argument with a NUL byte", entry(ok + `, "args": ["ok", "a\u0000b"]`), "plugins[0].args[1]", "NUL"},
+		{"env that is not a list of strings", entry(ok + `, "env": "HOME"`), "plugins[0].env", "want a list of strings"},
+		{"an env name that is no name", entry(ok + `, "env": ["HF_HOME", "A-B"]`), "plugins[0].env[1]", `"A-B": want a letter or '_'`},
+		{"an env name the host sets", entry(ok + `, "env": ["PLUGIN_CLIENT_CERT"]`), "plugins[0].env[0]", "set by the host itself"},
+		{"the host's TMPDIR", entry(ok + `, "env": ["TMPDIR"]`), "plugins[0].env[0]", "set by the host itself"},
+		{"an env name listed twice", entry(ok + `, "env": ["HF_HOME", "HF_HOME"]`), "plugins[0].env[1]", "listed twice"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -135,8 +146,8 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 	}
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
 	entries := []Entry{
-		{Name: "one", Binary: "bin/one", Args: []string{"-x"}, Kinds: []string{KindTokenizer}},
-		{Name: "two", Binary: "two", SHA256: "ignored", Kinds: []string{KindSentence}},
+		{Name: "one", Binary: "bin/one", Args: []string{"-x"}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: "two", Binary: "two", SHA256: "ignored", Kinds: []sdkplugin.Kind{sdkplugin.KindSentence}},
 	}
 	if err := BuildManifest(dir, entries); err != nil {
 		t.Fatal(err)
@@ -146,8 +157,8 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Entry{
-		{Name: "one", Binary: "bin/one", SHA256: sum("first binary"), Args: []string{"-x"}, Kinds: []string{KindTokenizer}},
-		{Name: "two", Binary: "two", SHA256: sum("second binary"), Kinds: []string{KindSentence}},
+		{Name: "one", Binary: "bin/one", SHA256: sum("first binary"), Args: []string{"-x"}, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: "two", Binary: "two", SHA256: sum("second binary"), Kinds: []sdkplugin.Kind{sdkplugin.KindSentence}},
 	}
 	if diff := cmp.Diff(want, m.Entries); diff != "" {
 		t.Errorf("entries read back (-want +got):\n%s", diff)
@@ -165,7 +176,7 @@ func TestBuildManifestRecordsTheChecksumsOfTheBinaries(t *testing.T) {
 func TestBuildManifestNamesAMissingBinary(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	err := BuildManifest(dir, []Entry{{Name: "ghost", Binary: "ghost", Kinds: []string{KindTokenizer}}})
+	err := BuildManifest(dir, []Entry{{Name: "ghost", Binary: "ghost", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}})
 	var me *ManifestError
 	if !errors.As(err, &me) || me.Field != "plugins[0].binary" || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), `"ghost"`) {
 		t.Errorf("got %v, want a *ManifestError on plugins[0].binary naming the plugin and matching os.ErrNotExist", err)
@@ -177,13 +188,13 @@ func TestBuildManifestNamesAMissingBinary(t *testing.T) {
 
 func TestWriteManifestRefusesInvalidEntries(t *testing.T) {
 	t.Parallel()
-	good := Entry{Name: "p", Binary: "p", SHA256: sum64, Kinds: []string{KindTokenizer}}
+	good := Entry{Name: "p", Binary: "p", SHA256: sum64, Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}
 	for _, tt := range []struct {
 		name    string
 		entries []Entry
 		field   string
 	}{
-		{"an entry without a checksum", []Entry{{Name: "p", Binary: "p", Kinds: []string{KindTokenizer}}}, "plugins[0].sha256"},
+		{"an entry without a checksum", []Entry{{Name: "p", Binary: "p", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}}, "plugins[0].sha256"},
 		{"an entry without kinds", []Entry{{Name: "p", Binary: "p", SHA256: sum64}}, "plugins[0].kinds"},
 		{"two entries with one name", []Entry{good, good}, "plugins[1].name"},
 	} {
@@ -205,7 +216,7 @@ func TestVerifyRefusesAChangedBinary(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("original"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := BuildManifest(dir, []Entry{{Name: "p", Binary: "p", Kinds: []string{KindTokenizer}}}); err != nil {
+	if err := BuildManifest(dir, []Entry{{Name: "p", Binary: "p", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(bin, []byte("changed"), 0o755); err != nil {

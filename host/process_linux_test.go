@@ -5,6 +5,7 @@ package host
 import (
 	"context"
 	"errors"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"strings"
 	"syscall"
 	"testing"
@@ -104,7 +105,7 @@ func TestCloseOnSignalStopsThePluginsAndEndsTheProgram(t *testing.T) {
 }
 
 func TestAServedPluginDiesWhenItsHostIsKilled(t *testing.T) {
-	dir, bin := setupServed(t, KindTokenizer)
+	dir, bin := setupServed(t, plugin.KindTokenizer)
 	helper, pid, stderr := startHelper(t, "sigkill", dir, "plugin:served:words")
 	if !alive(pid) {
 		t.Fatalf("plugin %d is not running; helper stderr:\n%s", pid, stderr.String())

@@ -9,11 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // setupServed puts a link to the sdk/serve plugin into a new directory with a manifest that
 // lists it as "served", offering kinds.
-func setupServed(t *testing.T, kinds ...string) (dir, bin string) {
+func setupServed(t *testing.T, kinds ...plugin.Kind) (dir, bin string) {
 	t.Helper()
 	dir = t.TempDir()
 	bin = filepath.Join(dir, "sv"+time.Now().Format("150405.000000"))
@@ -25,7 +26,7 @@ func setupServed(t *testing.T, kinds ...string) (dir, bin string) {
 }
 
 func TestAPluginBuiltOnTheServeSDKWorksThroughTheHost(t *testing.T) {
-	dir, bin := setupServed(t, KindTokenizer)
+	dir, bin := setupServed(t, plugin.KindTokenizer)
 	checkLeaks(t, bin)
 	h := newHost(t, dir, Options{})
 	ctx := context.Background()
@@ -49,11 +50,11 @@ func TestAPluginBuiltOnTheServeSDKWorksThroughTheHost(t *testing.T) {
 			t.Errorf("%s: Count (-want +got):\n%s", tt.spec, diff)
 		}
 	}
-	info, err := h.Info(ctx, "served", KindTokenizer)
+	info, err := h.Info(ctx, "served", plugin.KindTokenizer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.0", Kinds: []string{KindTokenizer}}
+	want := plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.1", Kinds: []plugin.Kind{plugin.KindTokenizer}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
@@ -62,7 +63,7 @@ func TestAPluginBuiltOnTheServeSDKWorksThroughTheHost(t *testing.T) {
 }
 
 func TestAServiceTheManifestPromisesButThePluginLacksIsUnsupported(t *testing.T) {
-	dir, bin := setupServed(t, KindTokenizer, KindSentence)
+	dir, bin := setupServed(t, plugin.KindTokenizer, plugin.KindSentence)
 	checkLeaks(t, bin)
 	h := newHost(t, dir, Options{})
 	_, err := h.SentenceSplitter(context.Background(), "plugin:served")

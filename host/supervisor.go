@@ -16,15 +16,21 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
+	sdkplugin "github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// exitGrace is how long a failed call waits for go-plugin to notice that the process is gone:
-// a crash fails the call (EOF on the connection) a few milliseconds before the process is
-// reaped.
+// exitGrace is how long a failed call waits for the process to be found gone: a crash fails
+// the call (EOF on the connection) a few milliseconds before the process is reaped.
 const exitGrace = time.Second
+
+// killWait bounds the wait for go-plugin to finish its part of a kill once the process group
+// has been SIGKILLed; past it the host logs an error and moves on rather than hang.
+const killWait = 5 * time.Second
 
 // supervisor runs one plugin: at most one process at a time (the current instance), started on
 // demand, replaced after a failure within the restart limits.
@@ -32,24 +38,25 @@ type supervisor struct {
 	plugin Plugin
 	opts   Options
 	logger hclog.Logger
+	spawn  *spawner
 
 	closing chan struct{} // closed by close
 
-	mu         sync.Mutex
-	cur        *instance              // the process calls use; nil when none is running or starting
-	live       map[*instance]struct{} // every instance not yet killed
-	failures   []time.Time            // failures within the restart window, oldest first
-	lastFail   string                 // what the last failure was
-	lastStderr []string               // the last stderr lines of the last failed process
-	starts     int                    // processes started, for tests
-	closed     bool
+	mu       sync.Mutex
+	cur      *instance              // the process calls use; nil when none is running or starting
+	live     map[*instance]struct{} // every instance not yet killed
+	failures []time.Time            // failures within the restart window, oldest first
+	lastFail string                 // what the last failure was, with the plugin's stderr, once
+	starts   int                    // processes started, for tests
+	closed   bool
 }
 
-func newSupervisor(p Plugin, opts Options) *supervisor {
+func newSupervisor(p Plugin, opts Options, sp *spawner) *supervisor {
 	return &supervisor{
 		plugin:  p,
 		opts:    opts,
 		logger:  opts.Logger.Named(p.Name),
+		spawn:   sp,
 		closing: make(chan struct{}),
 		live:    make(map[*instance]struct{}),
 	}
@@ -60,11 +67,11 @@ type instance struct {
 	ready chan struct{} // closed when the start has ended; err, client etc. are set before
 	err   error         // the start error, nil once running
 
-	cmd       *exec.Cmd
 	client    *plugin.Client
+	conn      *grpc.ClientConn
 	protocol  int
-	tokenizer *pluginrpc.TokenizerClient
-	sentence  *pluginrpc.SentenceClient
+	tokenizer *pluginclient.TokenizerClient
+	sentence  *pluginclient.SentenceClient
 	stderr    *tail
 
 	release  chan struct{} // closed after the process is gone: frees the spawning thread
@@ -72,13 +79,58 @@ type instance struct {
 	dead     atomic.Bool // the process is known to be gone before kill: quiets go-plugin's warning
 	exit     string      // how the process ended, set by kill
 
-	infoMu sync.Mutex
-	infos  map[string]Info
+	pmu     sync.Mutex
+	proc    *proc  // set once go-plugin asks for the runner
+	aborted string // why the start was cut short: "timeout" or "closed"
 
-	discarded bool // guarded by supervisor.mu: the failure has been recorded
+	infoMu sync.Mutex
+	infos  map[sdkplugin.Kind]sdkplugin.Info
+
+	// Guarded by supervisor.mu.
+	discarded bool // the failure has been recorded
+	retired   bool // no new calls: killed once inflight drops to 0
+	inflight  int  // calls that got this instance from get and have not released it
 }
 
-// get returns the running instance, starting one if there is none. Concurrent callers share
+// getProc returns the process, or nil before go-plugin asked for it.
+func (inst *instance) getProc() *proc {
+	inst.pmu.Lock()
+	defer inst.pmu.Unlock()
+	return inst.proc
+}
+
+// setProc records the process of a start; one aborted already is killed before it starts.
+func (inst *instance) setProc(pr *proc) {
+	inst.pmu.Lock()
+	defer inst.pmu.Unlock()
+	inst.proc = pr
+	if inst.aborted != "" {
+		pr.kill()
+	}
+}
+
+// abort cuts a start short: the process group, if started, is killed, which ends every wait
+// of go-plugin's start.
+func (inst *instance) abort(why string) {
+	inst.pmu.Lock()
+	if inst.aborted == "" {
+		inst.aborted = why
+	}
+	pr := inst.proc
+	inst.pmu.Unlock()
+	if pr != nil {
+		pr.kill()
+	}
+}
+
+func (inst *instance) abortedFor() string {
+	inst.pmu.Lock()
+	defer inst.pmu.Unlock()
+	return inst.aborted
+}
+
+// get returns the running instance, starting one if there is none, and counts the caller in
+// its calls: the caller must call release when its call has ended. Concurrent callers share
 // one start. It waits for the start until ctx ends; the start itself goes on for the others.
 func (s *supervisor) get(ctx context.Context) (*instance, error) {
 	for {
@@ -98,13 +150,14 @@ func (s *supervisor) get(ctx context.Context) (*instance, error) {
 				ready:   make(chan struct{}),
 				release: make(chan struct{}),
 				stderr:  newTail(8),
-				infos:   make(map[string]Info),
+				infos:   make(map[sdkplugin.Kind]sdkplugin.Info),
 			}
 			s.cur = inst
 			s.live[inst] = struct{}{}
 			s.starts++
 			go s.run(inst, delay)
 		}
+		inst.inflight++
 		s.mu.Unlock()
 
 		select {
@@ -113,19 +166,40 @@ func (s *supervisor) get(ctx context.Context) (*instance, error) {
 			select {
 			case <-inst.ready:
 			case <-ctx.Done():
+				s.release(inst)
 				return nil, fmt.Errorf("host: plugin %q: waiting for it to start: %w", s.plugin.Name, ctx.Err())
 			}
 		}
 		if inst.err != nil {
+			s.release(inst)
 			return nil, inst.err
 		}
-		if !inst.client.Exited() {
+		if !inst.exited() {
 			return inst, nil
 		}
 		// It died between calls: no call was in flight, so start a new one transparently.
+		s.release(inst)
 		s.discard(inst)
 		s.logger.Warn("plugin exited between calls; restarting it", "exit", inst.exit)
 	}
+}
+
+// release ends a call that get counted. The last call on a retired instance stops it.
+func (s *supervisor) release(inst *instance) {
+	s.mu.Lock()
+	inst.inflight--
+	idle := inst.retired && inst.inflight == 0
+	s.mu.Unlock()
+	if idle {
+		go s.stop(inst)
+	}
+}
+
+// stop kills inst and forgets it.
+func (s *supervisor) stop(inst *instance) {
+	<-inst.ready
+	inst.kill(s.opts.StopTimeout, s.logger)
+	s.forget(inst)
 }
 
 // admitLocked decides whether a new process may start now, and after what delay. s.mu is held.
@@ -161,14 +235,17 @@ func backoff(n int, min, max time.Duration) time.Duration {
 
 func (s *supervisor) crashLoopErrorLocked(n int) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "host: plugin %q (%s) keeps crashing: %d failures in the last %v (at most %d restarts allowed); not starting it again before %s",
-		s.plugin.Name, s.plugin.Path, n, s.opts.RestartWindow, s.opts.MaxRestarts,
-		s.failures[0].Add(s.opts.RestartWindow).Format(time.TimeOnly))
+	fmt.Fprintf(&b, "host: plugin %q (%s) keeps failing: %s", s.plugin.Name, s.plugin.Path, s.limitLocked(n))
 	if s.lastFail != "" {
 		b.WriteString("; last failure: " + s.lastFail)
 	}
-	b.WriteString(stderrNote(s.lastStderr))
 	return &hostError{msg: b.String(), errs: []error{ErrCrashLoop}}
+}
+
+// limitLocked says how the restart limit was reached. s.mu is held.
+func (s *supervisor) limitLocked(n int) string {
+	return fmt.Sprintf("%d failures in the last %v (at most %d restarts allowed); not starting it again before %s",
+		n, s.opts.RestartWindow, s.opts.MaxRestarts, s.failures[0].Add(s.opts.RestartWindow).Format(time.TimeOnly))
 }
 
 // run starts inst after delay and, once it is running, keeps the goroutine — and the OS thread
@@ -190,11 +267,26 @@ func (s *supervisor) run(inst *instance, delay time.Duration) {
 			return
 		}
 	}
-	if err := s.start(inst); err != nil {
+	// The start timeout bounds the whole start, whatever the plugin forks: at the deadline, or
+	// when the host closes, the process group is killed, which ends every wait of the start.
+	started := make(chan struct{})
+	timer := time.AfterFunc(s.opts.StartTimeout, func() { inst.abort("timeout") })
+	go func() {
+		select {
+		case <-s.closing:
+			inst.abort("closed")
+		case <-started:
+		}
+	}()
+	err := s.start(inst)
+	timer.Stop()
+	close(started)
+	if err != nil {
 		inst.dead.Store(true) // go-plugin has killed it already
-		inst.kill()
-		inst.err = s.startError(inst, err)
-		s.failed(inst, err)
+		inst.kill(s.opts.StopTimeout, s.logger)
+		msg, cause := s.startError(inst, err)
+		inst.err = msg
+		s.failed(inst, cause)
 		s.forget(inst)
 		close(inst.ready)
 		return
@@ -203,24 +295,42 @@ func (s *supervisor) run(inst *instance, delay time.Duration) {
 	<-inst.release
 }
 
-// start execs the plugin, verifies its checksum, completes the handshake and dispenses the
-// service clients.
+// start execs the plugin (through proc, which checks the binary first), completes the
+// handshake and dispenses the service clients.
 func (s *supervisor) start(inst *instance) error {
 	sum, err := hex.DecodeString(s.plugin.SHA256)
 	if err != nil || len(sum) != sha256.Size {
 		return fmt.Errorf("manifest %s: sha256 %q is not 64 hex digits", s.plugin.Manifest, s.plugin.SHA256)
 	}
-	inst.cmd = exec.Command(s.plugin.Path, s.plugin.Args...)
-	dieWithParent(inst.cmd)
+	dir, wd, err := s.spawn.prepare()
+	if err != nil {
+		return err
+	}
+	p := s.plugin
 	inst.client = plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{Name: s.plugin.Name}),
-		Cmd:              inst.cmd,
-		// A fresh hash per client: SecureConfig writes into it.
-		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
+		HandshakeConfig:  pluginclient.Handshake(),
+		VersionedPlugins: pluginclient.VersionedPlugins(p.Name),
+		// The host's own runner instead of go-plugin's: go-plugin hashes the binary by path and
+		// then executes the path, gives the plugin the host's environment and stdin, and kills
+		// only the process, not what it started.
+		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			bin, err := p.openChecked()
+			if err != nil {
+				return nil, err
+			}
+			pr, err := newProc(p, bin, cmd, dir, wd)
+			if err != nil {
+				bin.f.Close()
+				return nil, err
+			}
+			inst.setProc(pr)
+			return pr, nil
+		},
+		SkipHostEnv:      true,
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		Logger:           quietLogger{s.logger, &inst.dead},
+		Logger:           pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
 		StartTimeout:     s.opts.StartTimeout,
 		Stderr:           inst.stderr, // the process's own stderr
 		SyncStderr:       inst.stderr, // os.Stderr inside the plugin once it serves
@@ -230,20 +340,23 @@ func (s *supervisor) start(inst *instance) error {
 	if err != nil {
 		return err
 	}
+	if g, ok := rpc.(*plugin.GRPCClient); ok {
+		inst.conn = g.Conn
+	}
 	inst.protocol = inst.client.NegotiatedVersion()
-	raw, err := rpc.Dispense(pluginrpc.KindTokenizer)
+	raw, err := rpc.Dispense(string(sdkplugin.KindTokenizer))
 	if err != nil {
 		return err
 	}
-	tok, ok := raw.(*pluginrpc.TokenizerClient)
+	tok, ok := raw.(*pluginclient.TokenizerClient)
 	if !ok {
 		return fmt.Errorf("dispensed %T, want a tokenizer client", raw)
 	}
-	raw, err = rpc.Dispense(pluginrpc.KindSentence)
+	raw, err = rpc.Dispense(string(sdkplugin.KindSentence))
 	if err != nil {
 		return err
 	}
-	sen, ok := raw.(*pluginrpc.SentenceClient)
+	sen, ok := raw.(*pluginclient.SentenceClient)
 	if !ok {
 		return fmt.Errorf("dispensed %T, want a sentence client", raw)
 	}
@@ -251,70 +364,107 @@ func (s *supervisor) start(inst *instance) error {
 	return nil
 }
 
-// startError explains a failed start.
-func (s *supervisor) startError(inst *instance, err error) error {
+// startError explains a failed start: the error for the caller, and the cause (with the
+// plugin's stderr) that a crash-loop error repeats.
+func (s *supervisor) startError(inst *instance, err error) (error, string) {
 	p := s.plugin
-	errs := []error{sdk.ErrUnavailable, err}
+	if inst.abortedFor() == "closed" || s.isClosed() {
+		return fmt.Errorf("host: plugin %q: %w", p.Name, ErrClosed), "the host was closed"
+	}
 	msg := err.Error()
 	first, _, _ := strings.Cut(msg, "\n")
-	var text string
+	var cause string
+	var ref *refusal
 	switch {
-	case errors.Is(err, plugin.ErrChecksumsDoNotMatch):
-		text = fmt.Sprintf("host: plugin %q: binary %s does not match the sha256 in its manifest %s; refusing to start it: %v",
-			p.Name, p.Path, p.Manifest, err)
-	case strings.Contains(msg, "timeout while waiting for plugin to start"):
-		text = fmt.Sprintf("host: plugin %q (%s) did not complete the handshake within the start timeout (%v)",
-			p.Name, p.Path, s.opts.StartTimeout)
+	case errors.As(err, &ref):
+		cause = strings.TrimPrefix(ref.msg, fmt.Sprintf("host: plugin %q: ", p.Name)) + "; refusing to start it"
+	case inst.abortedFor() == "timeout", strings.Contains(msg, "timeout while waiting for plugin to start"):
+		cause = fmt.Sprintf("did not complete the handshake within the start timeout (%v)", s.opts.StartTimeout)
 	case strings.Contains(msg, "plugin exited before we could connect"),
 		strings.Contains(msg, "Failed to read any lines from plugin's stdout"):
-		text = fmt.Sprintf("host: plugin %q (%s) exited before the handshake (%s)", p.Name, p.Path, inst.exit)
+		cause = fmt.Sprintf("exited before the handshake (%s)", inst.exit)
 	case strings.HasPrefix(msg, "Unrecognized remote plugin message"):
 		line := strings.TrimSpace(strings.TrimPrefix(first, "Unrecognized remote plugin message:"))
-		text = fmt.Sprintf("host: plugin %q (%s) failed the handshake: its first line on stdout was %q, not a go-plugin handshake (a plugin must not write to stdout)",
-			p.Name, p.Path, line)
+		cause = fmt.Sprintf("wrote to stdout before the handshake: %q; plugins must log to stderr (stdout carries go-plugin's handshake line, which must come first)", line)
 	default:
-		text = fmt.Sprintf("host: plugin %q (%s) failed to start: %s", p.Name, p.Path, first)
+		cause = "failed to start: " + first
 	}
-	return &hostError{msg: text + stderrNote(inst.stderr.lines()), errs: errs}
+	cause += inst.stderr.note()
+	return &hostError{msg: fmt.Sprintf("host: plugin %q (%s) %s", p.Name, p.Path, cause), errs: []error{sdk.ErrUnavailable, err}}, cause
 }
 
 // callError turns the error of a call on inst into what the caller sees. When the process
-// died, the instance is discarded (the next call starts a new one) and the error says so.
+// died, the instance is discarded (the next call starts a new one) and the error says so;
+// when it missed the call's deadline or its connection failed, it is replaced. An error
+// matches context.Canceled or context.DeadlineExceeded only when the caller's context ended.
 func (s *supervisor) callError(ctx context.Context, inst *instance, err error) error {
+	p := s.plugin
 	if s.isClosed() {
-		return &hostError{msg: fmt.Sprintf("host: plugin %q: the host was closed: %v", s.plugin.Name, err), errs: []error{ErrClosed, err}}
+		return &hostError{msg: fmt.Sprintf("host: plugin %q: the host was closed: %v", p.Name, err), errs: []error{ErrClosed}}
 	}
-	if ctx.Err() != nil {
-		// Cancelled or past its deadline: the plugin may well be fine, only slow.
-		return err
+	ctxErr := ctx.Err()
+	if dl, ok := ctx.Deadline(); ok && ctxErr == nil && !time.Now().Before(dl) {
+		// gRPC ends a call at the context's deadline by its own timer, which may fire a
+		// moment before the context's: the deadline has passed all the same.
+		ctxErr = context.DeadlineExceeded
 	}
+	switch ctxErr {
+	case context.Canceled:
+		return err // the caller cancelled: the plugin may well be fine
+	case context.DeadlineExceeded:
+		s.retire(inst, "it did not answer before a call's deadline")
+		return &hostError{
+			msg: fmt.Sprintf("host: plugin %q (%s) did not answer before the call's deadline; it is being replaced: the next call starts a new process: %v",
+				p.Name, p.Path, err),
+			errs: []error{context.DeadlineExceeded},
+		}
+	}
+	// The caller's context is fine, so a cancellation or a deadline here comes from the
+	// connection being torn down: a failure of the plugin, not the caller's doing.
+	teardown := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	transport := teardown || errors.Is(err, sdk.ErrUnavailable)
 	wait := time.Duration(0)
-	if errors.Is(err, sdk.ErrUnavailable) {
+	if transport {
 		wait = exitGrace
 	}
+	cause := ": " + err.Error()
+	errs := []error{sdk.ErrUnavailable, err}
+	if teardown {
+		cause, errs = "", []error{sdk.ErrUnavailable}
+	}
 	if !inst.waitExited(wait) {
-		return err
+		if !transport {
+			return err
+		}
+		s.retire(inst, "its connection failed")
+		return &hostError{
+			msg: fmt.Sprintf("host: plugin %q (%s): the connection to it failed; it is being replaced: the next call starts a new process%s",
+				p.Name, p.Path, cause),
+			errs: errs,
+		}
 	}
 	s.discard(inst)
 	next := "the next call starts a new process"
 	if s.isClosed() {
 		next = "the host is closed"
-	} else if loopErr := s.admitErr(); loopErr != nil {
-		next = "it will not be restarted: " + loopErr.Error()
+	} else if limit := s.limitReached(); limit != "" {
+		next = "it will not be restarted: " + limit
 	}
 	return &hostError{
-		msg: fmt.Sprintf("host: plugin %q (%s) exited during the call (%s); %s%s: %v",
-			s.plugin.Name, s.plugin.Path, inst.exit, next, stderrNote(inst.stderr.lines()), err),
-		errs: []error{sdk.ErrUnavailable, err},
+		msg: fmt.Sprintf("host: plugin %q (%s) exited during the call (%s); %s%s%s",
+			p.Name, p.Path, inst.exit, next, inst.stderr.note(), cause),
+		errs: errs,
 	}
 }
 
-// admitErr reports the crash-loop error a start would get now, if any.
-func (s *supervisor) admitErr() error {
+// limitReached says how the restart limit was reached, or "" if a start may follow.
+func (s *supervisor) limitReached() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := s.admitLocked(time.Now())
-	return err
+	if _, err := s.admitLocked(time.Now()); err == nil {
+		return ""
+	}
+	return s.limitLocked(len(s.failures))
 }
 
 // discard takes a dead instance out of use, records the failure once, and reaps the process.
@@ -326,15 +476,37 @@ func (s *supervisor) discard(inst *instance) {
 	first := !inst.discarded
 	inst.discarded = true
 	s.mu.Unlock()
-	inst.kill()
+	inst.dead.Store(true)
+	inst.kill(s.opts.StopTimeout, s.logger)
 	if first {
-		s.failed(inst, errors.New(inst.exit))
+		s.failed(inst, fmt.Sprintf("exited during a call (%s)%s", inst.exit, inst.stderr.note()))
 	}
 	s.forget(inst)
 }
 
-// failed records a failure of inst: a failed start or a process that died.
-func (s *supervisor) failed(inst *instance, err error) {
+// retire takes a live instance that cannot be trusted with calls out of use and records the
+// failure once: new calls get a new process, and it is killed when its last call ends.
+func (s *supervisor) retire(inst *instance, why string) {
+	s.mu.Lock()
+	if s.cur == inst {
+		s.cur = nil
+	}
+	first := !inst.discarded
+	inst.discarded = true
+	inst.retired = true
+	idle := inst.inflight == 0
+	s.mu.Unlock()
+	if first {
+		s.logger.Info("replacing the plugin process", "reason", why)
+		s.failed(inst, why+inst.stderr.note())
+	}
+	if idle {
+		go s.stop(inst)
+	}
+}
+
+// failed records a failure of inst: a failed start, a process that died or one replaced.
+func (s *supervisor) failed(inst *instance, cause string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur == inst {
@@ -345,9 +517,7 @@ func (s *supervisor) failed(inst *instance, err error) {
 		return
 	}
 	s.failures = append(s.failures, time.Now())
-	first, _, _ := strings.Cut(err.Error(), "\n")
-	s.lastFail = first
-	s.lastStderr = inst.stderr.lines()
+	s.lastFail = cause
 }
 
 // forget drops a killed instance from the live set.
@@ -363,7 +533,8 @@ func (s *supervisor) isClosed() bool {
 	return s.closed
 }
 
-// close stops every process of the supervisor and waits until they are reaped.
+// close stops every process of the supervisor and waits until they are reaped. A start in
+// progress is cut short.
 func (s *supervisor) close() {
 	s.mu.Lock()
 	if s.closed {
@@ -378,67 +549,110 @@ func (s *supervisor) close() {
 		live = append(live, inst)
 	}
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, inst := range live {
-		<-inst.ready
-		inst.kill()
-		s.forget(inst)
+		wg.Go(func() { s.stop(inst) })
 	}
+	wg.Wait()
 }
 
-// kill stops the process, if any, waits until it is reaped, and frees the spawning thread.
-// It is idempotent; concurrent callers all wait for the first.
-func (inst *instance) kill() {
+// kill stops the process, if any, and waits until it is reaped, within bounds: go-plugin's
+// graceful shutdown gets grace, then the process group is SIGKILLed and the connection
+// closed. It frees the spawning thread. It is idempotent; concurrent callers all wait for
+// the first.
+func (inst *instance) kill(grace time.Duration, logger hclog.Logger) {
 	inst.killOnce.Do(func() {
-		if inst.client != nil {
-			inst.client.Kill()
-		}
-		// client.Kill waited for go-plugin's goroutine that reaps the process, so ProcessState
-		// is set and safe to read.
+		pr := inst.getProc()
 		switch {
-		case inst.cmd != nil && inst.cmd.ProcessState != nil:
-			inst.exit = inst.cmd.ProcessState.String()
-		case inst.cmd != nil && inst.cmd.Process != nil:
-			inst.exit = "exit status unknown"
-		default:
+		case inst.client != nil:
+			done := make(chan struct{})
+			go func() {
+				inst.client.Kill() // asks the plugin to shut down, and waits for it
+				close(done)
+			}()
+			t := time.NewTimer(grace)
+			select {
+			case <-done:
+			case <-t.C:
+				// go-plugin's Shutdown call waits for as long as the process lives.
+				inst.dead.Store(true)
+				if pr != nil {
+					pr.kill()
+				}
+				if inst.conn != nil {
+					inst.conn.Close()
+				}
+				select {
+				case <-done:
+				case <-time.After(killWait):
+					logger.Error("the plugin's process group was killed, but go-plugin has not finished stopping it; moving on")
+				}
+			}
+			t.Stop()
+		case pr != nil:
+			pr.kill()
+		}
+		if pr != nil {
+			select {
+			case <-pr.done:
+			case <-time.After(killWait):
+				logger.Error("the plugin's process group was killed, but its process has not been reaped; moving on")
+			}
+			inst.exit = pr.exitState()
+		} else {
 			inst.exit = "not started"
 		}
 		close(inst.release)
 	})
 }
 
+// exited reports whether the process has exited and been reaped.
+func (inst *instance) exited() bool {
+	pr := inst.getProc()
+	if pr == nil {
+		return true
+	}
+	select {
+	case <-pr.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // waitExited reports whether the process has exited, waiting up to d for it to.
 func (inst *instance) waitExited(d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for {
-		if inst.client.Exited() {
-			return true
-		}
-		if !time.Now().Before(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
+	pr := inst.getProc()
+	if pr == nil {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-pr.done:
+		return true
+	case <-t.C:
+		return inst.exited()
 	}
 }
 
 // info asks the plugin's service of kind for its Info, once per process.
-func (inst *instance) info(ctx context.Context, kind string) (Info, error) {
+func (inst *instance) info(ctx context.Context, kind sdkplugin.Kind) (sdkplugin.Info, error) {
 	inst.infoMu.Lock()
 	info, ok := inst.infos[kind]
 	inst.infoMu.Unlock()
 	if ok {
 		return info, nil
 	}
-	var raw pluginrpc.Info
 	var err error
-	if kind == KindSentence {
-		raw, err = inst.sentence.Info(ctx)
+	if kind == sdkplugin.KindSentence {
+		info, err = inst.sentence.Info(ctx)
 	} else {
-		raw, err = inst.tokenizer.Info(ctx)
+		info, err = inst.tokenizer.Info(ctx)
 	}
 	if err != nil {
-		return Info{}, err
+		return sdkplugin.Info{}, err
 	}
-	info = Info{Name: raw.Name, Version: raw.Version, Models: raw.Models, ProtocolVersion: raw.ProtocolVersion, Kinds: raw.Kinds}
 	inst.infoMu.Lock()
 	inst.infos[kind] = info
 	inst.infoMu.Unlock()
@@ -453,31 +667,3 @@ type hostError struct {
 
 func (e *hostError) Error() string   { return e.msg }
 func (e *hostError) Unwrap() []error { return e.errs }
-
-// stderrNote renders the last stderr lines of a plugin for an error message.
-func stderrNote(lines []string) string {
-	if len(lines) == 0 {
-		return ""
-	}
-	q := make([]string, len(lines))
-	for i, l := range lines {
-		q[i] = fmt.Sprintf("%q", l)
-	}
-	return "; its last stderr lines: " + strings.Join(q, ", ")
-}
-
-// quietLogger demotes go-plugin's "plugin failed to exit gracefully" warning to debug when
-// the process is known to be gone already (a failed start, which go-plugin killed itself):
-// there was nothing to exit gracefully, and the warning would mislead.
-type quietLogger struct {
-	hclog.Logger
-	dead *atomic.Bool
-}
-
-func (l quietLogger) Warn(msg string, args ...any) {
-	if l.dead.Load() && msg == "plugin failed to exit gracefully" {
-		l.Logger.Debug(msg, args...)
-		return
-	}
-	l.Logger.Warn(msg, args...)
-}

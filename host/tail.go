@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 )
@@ -21,6 +22,10 @@ type tail struct {
 	panic   string // the first "panic: " or "fatal error: " line
 	seen    int    // lines pushed, to tell whether panic is still among buf
 	panicAt int    // the value of seen when panic was pushed
+	// Where the panic happened: the first frame after the first "goroutine N [...]:" line
+	// that follows it, its function and its "file:line".
+	inTrace       bool
+	frame, source string
 }
 
 func newTail(lines int) *tail { return &tail{max: lines} }
@@ -57,8 +62,18 @@ func (t *tail) push() {
 		return
 	}
 	t.seen++
-	if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
+	switch {
+	case t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
 		t.panic, t.panicAt = line, t.seen
+	case t.panic != "" && t.source == "":
+		switch {
+		case !t.inTrace:
+			t.inTrace = strings.HasPrefix(line, "goroutine ")
+		case t.frame == "":
+			t.frame = line
+		case strings.HasPrefix(line, "\t"):
+			t.source, _, _ = strings.Cut(strings.TrimSpace(line), " +0x")
+		}
 	}
 	t.buf = append(t.buf, line)
 	if len(t.buf) > t.max {
@@ -82,4 +97,38 @@ func (t *tail) lines() []string {
 		out = append([]string{t.panic, "..."}, out...)
 	}
 	return out
+}
+
+// note renders what the plugin's stderr says about its end, for an error message, on one
+// line: the panic and where it happened if it panicked (the goroutine dump is in the debug
+// log), else its last lines (at most four).
+func (t *tail) note() string {
+	t.mu.Lock()
+	p, frame, source := t.panic, t.frame, t.source
+	t.mu.Unlock()
+	if p != "" {
+		if source != "" {
+			fn, _, _ := strings.Cut(frame, "(0x")
+			fn = strings.TrimSuffix(strings.TrimSuffix(fn, "(...)"), "()")
+			return fmt.Sprintf("; it panicked: %s (in %s at %s)", p, fn, source)
+		}
+		return "; it panicked: " + p
+	}
+	lines := t.lines()
+	if len(lines) > 4 {
+		lines = lines[len(lines)-4:]
+	}
+	return stderrNote(lines)
+}
+
+// stderrNote renders the last stderr lines of a plugin for an error message.
+func stderrNote(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	q := make([]string, len(lines))
+	for i, l := range lines {
+		q[i] = fmt.Sprintf("%q", l)
+	}
+	return "; its last stderr lines: " + strings.Join(q, ", ")
 }

@@ -47,3 +47,26 @@ func TestStderrNoteQuotesEachLine(t *testing.T) {
 		t.Errorf("stderrNote = %q, want %q (and \"\" for no lines)", got, want)
 	}
 }
+
+func TestTailNotesAPanicInOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, stderr, want string
+	}{
+		{"a panic gives its message and first frame", "log line\npanic: boom\n\ngoroutine 7 [running]:\nmain.count(0xc000010000)\n\t/src/main.go:42 +0x1d\ncreated by main.serve\n",
+			"; it panicked: panic: boom (in main.count at /src/main.go:42)"},
+		{"a runtime error with elided arguments", "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.(*t).f(...)\n\t/src/t.go:9\n",
+			"; it panicked: panic: runtime error: index out of range [3] with length 3 (in main.(*t).f at /src/t.go:9)"},
+		{"a panic without a trace gives its message", "fatal error: out of memory\n", "; it panicked: fatal error: out of memory"},
+		{"no panic gives the last four lines", "1\n2\n3\n4\n5\n", `; its last stderr lines: "2", "3", "4", "5"`},
+		{"nothing written gives nothing", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tl := newTail(8)
+			tl.Write([]byte(tt.stderr))
+			if got := tl.note(); got != tt.want {
+				t.Errorf("note() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,10 @@
 package sdk
 
-import "strconv"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
 
 // ChunkKind says whether a chunk is a heading or body text.
 type ChunkKind string
@@ -120,6 +124,24 @@ type Chunk struct {
 	LineEnd     int `json:"line_end"`
 }
 
+// ContextJoin is what JoinContext puts between a chunk's Context and its Content.
+const ContextJoin = "\n\n"
+
+// JoinContext returns the EmbedText of a chunk with the given context and content: context,
+// ContextJoin and content, or content alone when context is empty.
+func JoinContext(context, content string) string {
+	if context == "" {
+		return content
+	}
+	return context + ContextJoin + content
+}
+
+// ContentHash returns the lowercase hex SHA-256 of embedText, the value of Chunk.ContentHash.
+func ContentHash(embedText string) string {
+	sum := sha256.Sum256([]byte(embedText))
+	return hex.EncodeToString(sum[:])
+}
+
 // ChunkID returns the deterministic ID of the chunk at position in the document docID.
 func ChunkID(docID string, position int) string {
 	return docID + "#" + strconv.Itoa(position)
@@ -141,7 +163,9 @@ type Request struct {
 }
 
 // Stamp sets the identity fields every chunk carries: ID, Position, tenant, corpus, document
-// and ACL labels. Chunkers call it once on their final, ordered output.
+// and ACL labels, ContentHash from EmbedText (an empty EmbedText is first set to
+// JoinContext(Context, Content)), and where each chunk comes from (see Provenance). Chunkers
+// call it once on their final, ordered output, after TokenCount, which counts EmbedText.
 func Stamp(chunks []Chunk, req Request, doc *Document) {
 	tenant, corpus := req.TenantID, req.CorpusID
 	if tenant == "" {
@@ -158,5 +182,10 @@ func Stamp(chunks []Chunk, req Request, doc *Document) {
 		c.CorpusID = corpus
 		c.DocumentID = doc.ID
 		c.ACLLabels = append([]string{}, req.Principal.ACLLabels...)
+		if c.EmbedText == "" {
+			c.EmbedText = JoinContext(c.Context, c.Content)
+		}
+		c.ContentHash = ContentHash(c.EmbedText)
 	}
+	Provenance(chunks, doc)
 }

@@ -51,6 +51,10 @@ type Document struct {
 	Title    string         `json:"title,omitempty"`
 	Metadata map[string]any `json:"metadata,omitempty"`
 	Blocks   []Block        `json:"blocks"`
+	// Source maps the canonical text back to the input file, for adapters that parse text
+	// (see SourceMap); nil when there is no such file or mapping. Stamp uses it to set every
+	// chunk's SourceStart, SourceEnd, LineStart and LineEnd. It is not part of the JSON form.
+	Source *SourceMap `json:"-"`
 }
 
 // Canonical is a document's canonical text and where each block starts in it.

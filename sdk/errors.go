@@ -56,8 +56,8 @@ func (e *InputError) Error() string {
 // Is reports whether target is ErrInvalidInput.
 func (e *InputError) Is(target error) bool { return target == ErrInvalidInput }
 
-// CheckCounts verifies a Count answer against its request: one count per text, none negative.
-// It returns an error matching ErrBadResponse otherwise.
+// CheckCounts verifies a Count answer against its request: one count per text, none negative,
+// 0 for the empty text. It returns an error matching ErrBadResponse otherwise.
 func CheckCounts(texts []string, counts []int) error {
 	if len(counts) != len(texts) {
 		return fmt.Errorf("%w: %d counts for %d texts", ErrBadResponse, len(counts), len(texts))
@@ -66,13 +66,16 @@ func CheckCounts(texts []string, counts []int) error {
 		if c < 0 {
 			return fmt.Errorf("%w: text %d: negative count %d", ErrBadResponse, i, c)
 		}
+		if c != 0 && texts[i] == "" {
+			return fmt.Errorf("%w: text %d is empty but counted %d tokens", ErrBadResponse, i, c)
+		}
 	}
 	return nil
 }
 
 // CheckBoundaries verifies a Boundaries answer against its request: one list per text, each
-// non-decreasing, within the text, on rune boundaries and ending at len(text) when not empty.
-// It returns an error matching ErrBadResponse otherwise.
+// non-decreasing, within the text, on rune boundaries and ending at len(text) when not empty,
+// and none for the empty text. It returns an error matching ErrBadResponse otherwise.
 func CheckBoundaries(texts []string, bounds [][]int) error {
 	if len(bounds) != len(texts) {
 		return fmt.Errorf("%w: %d boundary lists for %d texts", ErrBadResponse, len(bounds), len(texts))
@@ -88,6 +91,9 @@ func CheckBoundaries(texts []string, bounds [][]int) error {
 				return fmt.Errorf("%w: text %d: boundary %d at byte %d is inside a rune", ErrBadResponse, i, j, b)
 			}
 			prev = b
+		}
+		if len(bs) > 0 && text == "" {
+			return fmt.Errorf("%w: text %d is empty but has %d boundaries", ErrBadResponse, i, len(bs))
 		}
 		if len(bs) > 0 && bs[len(bs)-1] != len(text) {
 			return fmt.Errorf("%w: text %d: last boundary %d is not the text length %d", ErrBadResponse, i, bs[len(bs)-1], len(text))

@@ -27,6 +27,8 @@ func interfaceTypes() map[string]reflect.Type {
 		"Chunker":          reflect.TypeFor[sdk.Chunker](),
 		"Budgeted":         reflect.TypeFor[sdk.Budgeted](),
 		"Namer":            reflect.TypeFor[sdk.Namer](),
+		"Retainer":         reflect.TypeFor[sdk.Retainer](),
+		"Retained":         reflect.TypeFor[sdk.Retained](),
 	}
 }
 

@@ -43,6 +43,14 @@ func (r *Recorder) Reset() {
 }
 
 func (r *Recorder) record(texts []string, count bool) {
+	lens := make([]int, len(texts))
+	for i, t := range texts {
+		lens[i] = len(t)
+	}
+	r.recordLens(lens, count)
+}
+
+func (r *Recorder) recordLens(lens []int, count bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if count {
@@ -50,11 +58,43 @@ func (r *Recorder) record(texts []string, count bool) {
 	} else {
 		r.stats.BoundariesCalls++
 	}
-	r.stats.Texts += len(texts)
-	for _, t := range texts {
-		r.stats.Bytes += len(t)
-		r.stats.LongestText = max(r.stats.LongestText, len(t))
+	r.stats.Texts += len(lens)
+	for _, n := range lens {
+		r.stats.Bytes += n
+		r.stats.LongestText = max(r.stats.LongestText, n)
 	}
+}
+
+// RetainBoundaries records a Boundaries call and forwards it with RetainBoundaries, so a
+// Recorder keeps its counter's Retainer ability. The Retained it returns records each
+// CountPieces call as a Count call of texts as long as the items it builds.
+func (r *Recorder) RetainBoundaries(ctx context.Context, texts []string) ([][]int, Retained, error) {
+	r.record(texts, false)
+	bounds, ret, err := RetainBoundaries(ctx, r.Counter, texts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bounds, recordedRetained{r: r, inner: ret}, nil
+}
+
+type recordedRetained struct {
+	r     *Recorder
+	inner Retained
+}
+
+func (rr recordedRetained) CountPieces(ctx context.Context, items [][]Piece) ([]int, error) {
+	lens := make([]int, len(items))
+	for i, item := range items {
+		for _, p := range item {
+			if p.Text < 0 {
+				lens[i] += len(p.Literal)
+			} else {
+				lens[i] += p.End - p.Start
+			}
+		}
+	}
+	rr.r.recordLens(lens, true)
+	return rr.inner.CountPieces(ctx, items)
 }
 
 // Count records the call and forwards it.

@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -109,6 +110,7 @@ func TestCheckBoundariesCatchesContractBreaches(t *testing.T) {
 		{"a last offset short of the end fails", []string{"abc"}, [][]int{{1, 2}}, false},
 		{"an offset inside a rune fails", []string{"é"}, [][]int{{1, 2}}, false},
 		{"an offset past the end fails", []string{"a"}, [][]int{{2}}, false},
+		{"an offset for the empty text fails", []string{"a", ""}, [][]int{{1}, {0}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := sdk.CheckBoundaries(tc.texts, tc.bounds)
@@ -119,6 +121,12 @@ func TestCheckBoundariesCatchesContractBreaches(t *testing.T) {
 	}
 	if err := sdk.CheckCounts([]string{"a"}, []int{-1}); !errors.Is(err, sdk.ErrBadResponse) {
 		t.Errorf("a negative count passed: %v", err)
+	}
+	if err := sdk.CheckCounts([]string{"a", ""}, []int{1, 1}); !errors.Is(err, sdk.ErrBadResponse) || !strings.Contains(err.Error(), "text 1 is empty but counted 1 tokens") {
+		t.Errorf("a token in the empty text passed: %v", err)
+	}
+	if err := sdk.CheckCounts([]string{"a", ""}, []int{1, 0}); err != nil {
+		t.Errorf("a correct answer failed: %v", err)
 	}
 }
 

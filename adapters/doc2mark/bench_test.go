@@ -98,7 +98,7 @@ func BenchmarkSections(b *testing.B) {
 				b.Fatal(err)
 			}
 			rec := &sdk.Recorder{Counter: tk}
-			s := &chunkers.Sections{Counter: rec, MaxTokens: 512, OverlapTokens: 64}
+			s := &chunkers.Sections{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}}
 			var chunks []sdk.Chunk
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()

@@ -88,7 +88,8 @@ func Parse(data []byte, opts Options) (*sdk.Document, error) {
 //	any other type          paragraph
 //
 // Text is the item's content as given, except for the two image types. Every block has
-// Attrs[AttrSourceType]; the item's other keys go to the attributes named in the constants
+// Attrs[AttrSourceType] and Attrs[sdk.AttrItem], the index of its item (so chunks carry
+// Metadata[sdk.MetaItems], their item range); the item's other keys go to the attributes named in the constants
 // (AttrLevel, AttrPositionY, ...) and to Attrs[AttrExtra]. Page is the item's page when it is
 // 1 or more; a smaller one goes to Attrs[AttrPage]. The wrapper's page count and other keys go
 // to Metadata. ToDocument does not keep c.
@@ -114,7 +115,9 @@ func ToDocument(c *Content, opts Options) *sdk.Document {
 		if doc.Title == "" && it.Type == TypeTitle {
 			doc.Title = it.Content
 		}
-		doc.Blocks = append(doc.Blocks, toBlock(it))
+		b := toBlock(it)
+		b.Attrs[sdk.AttrItem] = i
+		doc.Blocks = append(doc.Blocks, b)
 	}
 	return doc
 }

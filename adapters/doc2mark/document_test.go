@@ -64,6 +64,9 @@ func TestToDocumentMapsEveryItemType(t *testing.T) {
 			{Kind: sdk.KindParagraph, Text: "E = mc^2", Attrs: src2("text:equation", nil)},
 		},
 	}
+	for i := range want.Blocks {
+		want.Blocks[i].Attrs[sdk.AttrItem] = i
+	}
 	if diff := cmp.Diff(want, doc); diff != "" {
 		t.Errorf("Parse (-want +got):\n%s", diff)
 	}

@@ -32,7 +32,7 @@ func TestSectionsChunksParsedDocumentsWithinTheRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, budget := range []int{16, 64} {
-				s := &chunkers.Sections{Counter: tk, MaxTokens: budget, OverlapTokens: budget / 4}
+				s := &chunkers.Sections{Config: chunkers.Config{Counter: tk, MaxTokens: budget, OverlapTokens: budget / 4}}
 				ctx := context.Background()
 				req := conformance.Request()
 				chunks, err := s.Chunk(ctx, req, doc)
@@ -54,7 +54,7 @@ func TestSectionsLinksParsedFootnotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 50}
+	s := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 50}}
 	chunks, err := s.Chunk(context.Background(), sdk.Request{}, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -64,5 +64,44 @@ func TestSectionsLinksParsedFootnotes(t *testing.T) {
 	ref := chunks[0]
 	if !strings.Contains(ref.Content, "[^src]: The source.") && ref.Metadata[chunkers.MetaFootnotes] == nil {
 		t.Errorf("chunks %+v: want the footnote with the chunk that references it, or linked from it", chunks)
+	}
+}
+
+// TestChunksCarryTheirItemRange chunks every case input and checks each chunk's
+// Metadata[sdk.MetaItems]: the first and last json_content item whose block its range touches.
+func TestChunksCarryTheirItemRange(t *testing.T) {
+	t.Parallel()
+	cases := readCases(t, filepath.Join("testdata", "cases.json"))
+	checked := 0
+	for _, tc := range cases {
+		doc, err := doc2mark.Parse(tc.Input, doc2mark.Options{ID: tc.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		canon := doc.Canonical()
+		s := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16}}
+		chunks, err := s.Chunk(context.Background(), sdk.Request{}, doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range chunks {
+			first, last := -1, -1
+			for i, b := range doc.Blocks {
+				if end := canon.Starts[i] + len(b.Text); end > c.Start && canon.Starts[i] < c.End {
+					if first < 0 {
+						first = i
+					}
+					last = i
+				}
+			}
+			got, ok := c.Metadata[sdk.MetaItems].([2]int)
+			if !ok || got != [2]int{first, last} {
+				t.Errorf("%s: chunk %d [%d, %d) has items %v, want [%d %d]", tc.Name, c.Position, c.Start, c.End, c.Metadata[sdk.MetaItems], first, last)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no chunks checked")
 	}
 }

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
@@ -25,11 +26,28 @@ type builder struct {
 	lines     lineIndex
 	firstLine int // 1-based source line of body line 0
 	blocks    []sdk.Block
+
+	// segs maps the blocks' texts to the body, one segment per line, with Source an offset
+	// of the body until sourceMap turns it into one of the input; canonLen is the length of
+	// the canonical text of the blocks so far.
+	segs     []sdk.SourceSegment
+	canonLen int
 }
 
 // newBuilder returns a builder for text whose line 0 is line firstLine of the source.
 func newBuilder(text string, firstLine int) *builder {
-	return &builder{lines: newLineIndex(text), firstLine: firstLine, blocks: []sdk.Block{}}
+	lines := newLineIndex(text)
+	// At most one segment per line: sized once, the map costs no regrowth.
+	return &builder{lines: lines, firstLine: firstLine, blocks: []sdk.Block{}, segs: make([]sdk.SourceSegment, 0, lines.count())}
+}
+
+// sourceMap returns the map of the blocks' texts to the input, given where the body starts
+// in the normalized text and the bytes normalize dropped.
+func (b *builder) sourceMap(bodyStart int, dropped []int) *sdk.SourceMap {
+	for i := range b.segs {
+		b.segs[i].Source = origin(dropped, bodyStart+b.segs[i].Source)
+	}
+	return &sdk.SourceMap{Segments: b.segs}
 }
 
 func (b *builder) build(root ast.Node) {
@@ -121,7 +139,7 @@ func (b *builder) region(r region, to int) {
 		}
 		b.add(sdk.KindCode, r.first, src, attrs)
 	case *ast.CodeBlock:
-		b.addRaw(sdk.KindCode, r.first, strings.TrimRight(src, " \t\n"), nil)
+		b.addRaw(sdk.KindCode, r.first, strings.TrimRight(src, " \t\n"), b.lines.starts[r.first], nil, nil)
 	case *extast.Table:
 		b.add(sdk.KindTable, r.first, src, map[string]any{
 			AttrColumns: len(n.Alignments),
@@ -147,8 +165,10 @@ func (b *builder) heading(n *ast.Heading, first, to int) {
 		if !isATX(b.lines.span(first, first+1)) {
 			own = b.lines.lineOf(max(stop-1, start)) + 2 // content lines, then the underline
 		}
-		if t := strings.TrimSpace(b.lines.text[start:stop]); t != "" {
-			b.addRaw(sdk.KindHeading, first, t, nil)
+		raw := b.lines.text[start:stop]
+		if t := strings.TrimSpace(raw); t != "" {
+			lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
+			b.addRaw(sdk.KindHeading, first, t, start+lead, nil, nil)
 			b.blocks[len(b.blocks)-1].Level = n.Level
 		}
 	}
@@ -212,10 +232,17 @@ func (b *builder) add(kind sdk.BlockKind, line int, text string, attrs map[strin
 		text = rest
 		line++
 	}
-	b.addRaw(kind, line, dedent(text), attrs)
+	if line >= len(b.lines.starts) {
+		return // nothing but blank lines
+	}
+	out, starts := dedent(text)
+	b.addRaw(kind, line, out, b.lines.starts[line], starts, attrs)
 }
 
-func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, attrs map[string]any) {
+// addRaw appends a block of text, which starts at body line line, unless it is blank. Line i
+// of text is the body's text from offset at+starts[i] on; nil starts means that text is the
+// body's text at offset at as it stands.
+func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, at int, starts []int, attrs map[string]any) {
 	if sdk.IsBlank(text) {
 		return
 	}
@@ -223,5 +250,23 @@ func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, attrs map[st
 		attrs = make(map[string]any, 1)
 	}
 	attrs[AttrLine] = b.firstLine + line
+	if len(b.blocks) > 0 {
+		b.canonLen += len(sdk.Separator)
+	}
+	for i, off := 0, 0; off <= len(text); i++ { // line i of text starts at off
+		n := strings.IndexByte(text[off:], '\n')
+		if n < 0 {
+			n = len(text) - off
+		}
+		src := at + off
+		if starts != nil {
+			src = at + starts[i]
+		}
+		if n > 0 {
+			b.segs = append(b.segs, sdk.SourceSegment{Start: b.canonLen + off, Source: src, Len: n, Line: b.firstLine + line + i})
+		}
+		off += n + 1
+	}
+	b.canonLen += len(text)
 	b.blocks = append(b.blocks, sdk.Block{Kind: kind, Text: text, Attrs: attrs})
 }

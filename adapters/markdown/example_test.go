@@ -28,12 +28,12 @@ Run the installer:
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("title %q, front matter %q\n", doc.Title, doc.Metadata[markdown.MetaFrontMatter])
+	fmt.Printf("title %q (front matter %q, field %q)\n", doc.Title, doc.Metadata[markdown.MetaFrontMatter], doc.Metadata["title"])
 	for _, b := range doc.Blocks {
 		fmt.Printf("line %d %s: %q\n", b.Attrs[markdown.AttrLine], b.Kind, b.Text)
 	}
 	// Output:
-	// title "Install", front matter "title: Install guide\n"
+	// title "Install guide" (front matter "title: Install guide\n", field "Install guide")
 	// line 4 heading: "Install"
 	// line 6 paragraph: "Run the installer:"
 	// line 8 code: "```sh\n./install.sh --prefix /opt\n```"

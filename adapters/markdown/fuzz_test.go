@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -36,6 +37,37 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("%s: %v", mode.name, err)
 			}
 			checkDocument(t, src, doc, mode.markup)
+			checkSourceMap(t, src, doc)
 		}
 	})
+}
+
+// checkSourceMap checks that every segment of doc.Source is canonical text found at its
+// offset and line of src, in order, and that every non-white-space byte of every block is in a
+// segment.
+func checkSourceMap(t *testing.T, src string, doc *sdk.Document) {
+	t.Helper()
+	canon := doc.Canonical().Text
+	mapped := make([]bool, len(canon))
+	lastCanon, lastSrc := -1, -1
+	for _, sg := range doc.Source.Segments {
+		if sg.Len <= 0 || sg.Start <= lastCanon || sg.Source <= lastSrc || sg.Start+sg.Len > len(canon) || sg.Source+sg.Len > len(src) {
+			t.Fatalf("segment %+v is empty, out of order or out of range\nsource %q", sg, src)
+		}
+		if canon[sg.Start:sg.Start+sg.Len] != src[sg.Source:sg.Source+sg.Len] {
+			t.Fatalf("segment %+v: canonical %q, source %q\nsource %q", sg, canon[sg.Start:sg.Start+sg.Len], src[sg.Source:sg.Source+sg.Len], src)
+		}
+		if line := 1 + strings.Count(strings.ReplaceAll(src[:sg.Source], "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(src[:sg.Source], "\r\n", ""), "\r"); line != sg.Line {
+			t.Fatalf("segment %+v is on line %d\nsource %q", sg, line, src)
+		}
+		for i := sg.Start; i < sg.Start+sg.Len; i++ {
+			mapped[i] = true
+		}
+		lastCanon, lastSrc = sg.Start+sg.Len-1, sg.Source+sg.Len-1
+	}
+	for i := 0; i < len(canon); i++ {
+		if !mapped[i] && !strings.ContainsRune(" \t\n", rune(canon[i])) {
+			t.Fatalf("canonical byte %d (%q) is in no segment\nsource %q", i, canon[i], src)
+		}
+	}
 }

@@ -1,10 +1,13 @@
 package markdown
 
 import (
+	"strings"
+
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -73,7 +76,14 @@ type Options struct {
 // blank are left out, so empty input gives a document with no blocks and no error.
 //
 // Line endings are normalized to "\n" and a leading byte order mark is dropped. Leading YAML
-// front matter goes to Document.Metadata[MetaFrontMatter] instead of a block.
+// front matter goes to Document.Metadata instead of a block: as written under
+// MetaFrontMatter, and when it is a YAML mapping, each of its top-level fields under its own
+// name (so "title" and "description" reach every chunk, see sdk.MetaDocument). A front matter
+// "title" that is a string is the document's title unless opts.Title is set. Front matter that
+// is not a valid YAML mapping keeps only MetaFrontMatter.
+//
+// Document.Source maps every block's text back to src (see sdk.SourceMap), so that chunks
+// carry their byte and line range in src.
 //
 // Parse returns an *sdk.InputError matching sdk.ErrInvalidInput, with Block -1 and the byte
 // offset of the first bad byte, when src is not valid UTF-8. It takes time linear in len(src)
@@ -85,10 +95,14 @@ func Parse(src []byte, opts Options) (*sdk.Document, error) {
 		return nil, err
 	}
 	doc := newDocument(opts)
-	norm := normalize(src)
+	norm, dropped := normalize(src)
 	fm, fmLines, body, ok := frontMatter(string(norm))
 	if ok {
-		doc.Metadata = map[string]any{MetaFrontMatter: fm}
+		doc.Metadata = frontMatterFields(fm)
+		if t, ok := doc.Metadata["title"].(string); ok && doc.Title == "" {
+			doc.Title = strings.TrimSpace(t)
+		}
+		doc.Metadata[MetaFrontMatter] = fm
 	}
 
 	b := newBuilder(body, fmLines+1)
@@ -98,6 +112,7 @@ func Parse(src []byte, opts Options) (*sdk.Document, error) {
 	b.build(root)
 
 	doc.Blocks = b.blocks
+	doc.Source = b.sourceMap(len(norm)-len(body), dropped)
 	if doc.Title == "" {
 		for _, blk := range doc.Blocks {
 			if blk.Kind == sdk.KindHeading && blk.Level == 1 {
@@ -132,4 +147,15 @@ func newParser() parser.Parser {
 			util.Prioritized(extension.NewTableParagraphTransformer(), 200),
 		),
 	)
+}
+
+// frontMatterFields returns the top-level fields of YAML front matter fm, or an empty map when
+// fm is not a YAML mapping with string keys. Values are as the YAML decoder gives them (string,
+// int, float64, bool, []any, map[string]any, ...).
+func frontMatterFields(fm string) map[string]any {
+	var fields map[string]any
+	if err := yaml.Unmarshal([]byte(fm), &fields); err != nil || fields == nil {
+		return map[string]any{}
+	}
+	return fields
 }

@@ -30,24 +30,36 @@ func checkUTF8(src []byte, docID string) error {
 
 // normalize drops a leading byte order mark and turns CRLF and lone CR line endings into LF,
 // so that every block text uses "\n". Line numbers are unchanged by it: each ending stays one
-// ending. The result shares src's memory when there is nothing to change.
-func normalize(src []byte) []byte {
-	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	if bytes.IndexByte(src, '\r') < 0 {
-		return src
+// ending. The result shares src's memory when there is nothing to change. dropped lists, for
+// every byte of src that the result leaves out, the offset in the result of the byte that
+// followed it (see origin).
+func normalize(src []byte) (out []byte, dropped []int) {
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		src = src[len("\uFEFF"):]
+		dropped = []int{0, 0, 0}
 	}
-	out := make([]byte, 0, len(src))
+	if bytes.IndexByte(src, '\r') < 0 {
+		return src, dropped
+	}
+	out = make([]byte, 0, len(src))
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c == '\r' {
 			if i+1 < len(src) && src[i+1] == '\n' {
+				dropped = append(dropped, len(out))
 				continue
 			}
 			c = '\n'
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, dropped
+}
+
+// origin returns the offset in the input of byte off of the normalized text, given the
+// dropped list of normalize.
+func origin(dropped []int, off int) int {
+	return off + sort.SearchInts(dropped, off+1)
 }
 
 // lineIndex maps byte offsets of a text to 0-based line numbers.
@@ -128,22 +140,31 @@ func frontMatter(src string) (content string, lines int, rest string, ok bool) {
 // dedent removes from every line of s the indentation of its first line, or as much of it as
 // the line has, and trims trailing white space. Dedenting by the first line is what CommonMark
 // does with a block's continuation lines, so nested structure keeps its relative indentation.
-func dedent(s string) string {
+// starts holds, for every line of the result, the offset in s where what is left of it starts.
+func dedent(s string) (out string, starts []int) {
 	s = strings.TrimRight(s, " \t\n")
 	k := leadingBlank(s)
-	if k == 0 || !strings.Contains(s, "\n") {
-		return s[k:]
+	if !strings.Contains(s, "\n") {
+		return s[k:], []int{k}
 	}
 	var sb strings.Builder
 	sb.Grow(len(s))
-	for i, line := range strings.SplitAfter(s, "\n") {
-		if i == 0 {
-			sb.WriteString(line[k:])
-			continue
+	starts = make([]int, 0, strings.Count(s, "\n")+1)
+	for off := 0; off < len(s); {
+		end := len(s)
+		if nl := strings.IndexByte(s[off:], '\n'); nl >= 0 {
+			end = off + nl + 1
 		}
-		sb.WriteString(line[min(k, leadingBlank(line)):])
+		line := s[off:end]
+		cut := k
+		if off > 0 {
+			cut = min(k, leadingBlank(line))
+		}
+		starts = append(starts, off+cut)
+		sb.WriteString(line[cut:])
+		off = end
 	}
-	return sb.String()
+	return sb.String(), starts
 }
 
 // leadingBlank counts the spaces and tabs that open s.

@@ -17,7 +17,8 @@ func ParseText(src []byte, opts Options) (*sdk.Document, error) {
 		return nil, err
 	}
 	doc := newDocument(opts)
-	b := newBuilder(string(normalize(src)), 1)
+	norm, dropped := normalize(src)
+	b := newBuilder(string(norm), 1)
 	n := b.lines.count()
 	start := -1 // first line of the current run, or -1 between runs
 	for i := 0; i < n; i++ {
@@ -34,5 +35,6 @@ func ParseText(src []byte, opts Options) (*sdk.Document, error) {
 		b.add(sdk.KindParagraph, start, b.lines.span(start, n), nil)
 	}
 	doc.Blocks = b.blocks
+	doc.Source = b.sourceMap(0, dropped)
 	return doc, nil
 }

@@ -67,18 +67,20 @@ func TestChunkersOnFixtures(t *testing.T) {
 	counter := sdk.Words{}
 	checkChunkers(t, map[string]func() sdk.Chunker{
 		"HeadingAware with a 16-word budget": func() sdk.Chunker {
-			return &chunkers.HeadingAware{Counter: counter, MaxTokens: 16, OverlapTokens: 4}
+			return &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: 16, OverlapTokens: 4}}
 		},
-		"HeadingAware with the default budget": func() sdk.Chunker { return &chunkers.HeadingAware{Counter: counter} },
-		"FixedTokens":                          func() sdk.Chunker { return &chunkers.FixedTokens{Counter: counter, MaxTokens: 16, OverlapTokens: 4} },
-		"Noop":                                 func() sdk.Chunker { return &chunkers.Noop{Counter: counter} },
+		"HeadingAware with the default budget": func() sdk.Chunker { return &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter}} },
+		"FixedTokens": func() sdk.Chunker {
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: 16, OverlapTokens: 4}}
+		},
+		"Noop": func() sdk.Chunker { return &chunkers.Noop{Counter: counter} },
 	})
 }
 
 func TestSplitTableRepeatsItsHeader(t *testing.T) {
 	t.Parallel()
 	doc := readFixture(t, filepath.Join("testdata", "table.tsv"))
-	chunks, err := (&chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 20, OverlapTokens: chunkers.NoOverlap}).Chunk(t.Context(), sdk.Request{}, doc)
+	chunks, err := (&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 20, OverlapTokens: chunkers.NoOverlap}}).Chunk(t.Context(), sdk.Request{}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func checkRead(t *testing.T, src string, doc *sdk.Document, err error) {
 			t.Fatalf("block %d: heading level %d", i, b.Level)
 		}
 	}
-	c := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: 4}
+	c := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: 4}}
 	req := conformance.Request()
 	chunks, err := c.Chunk(t.Context(), req, doc)
 	if err := conformance.CheckResult(t.Context(), doc, req, chunks, err, conformance.OptionsFor(c, sdk.Words{})); err != nil {

@@ -12,8 +12,8 @@ func TestSectionsOnFixtures(t *testing.T) {
 	counter := sdk.Words{}
 	checkChunkers(t, map[string]func() sdk.Chunker{
 		"Sections with a 16-word budget": func() sdk.Chunker {
-			return &chunkers.Sections{Counter: counter, MaxTokens: 16, OverlapTokens: 4}
+			return &chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: 16, OverlapTokens: 4}}
 		},
-		"Sections with the default budget": func() sdk.Chunker { return &chunkers.Sections{Counter: counter} },
+		"Sections with the default budget": func() sdk.Chunker { return &chunkers.Sections{Config: chunkers.Config{Counter: counter}} },
 	})
 }

@@ -1,86 +1,139 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
-	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
-	"github.com/chunkkit/chunkkit/adapters/doc2mark"
-	"github.com/chunkkit/chunkkit/adapters/markdown"
-	"github.com/chunkkit/chunkkit/adapters/ocr"
+	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 type chunkOptions struct {
-	from      string
-	tokenizer string
-	strategy  string
-	maxTokens int
-	overlap   int
-	tenant    string
-	corpus    string
-	acl       string
-	n         int
-	format    string
-	minConf   float64
-	split     int
-	sentences string
+	from          string
+	tokenizer     string
+	strategy      string
+	maxTokens     int
+	overlap       int
+	context       string
+	headingChunks bool
+	packSections  bool
+	id            string
+	tenant        string
+	corpus        string
+	acl           string
+	n             int
+	format        string
+	out           string
+	jobs          int
+	keepGoing     bool
+	timeout       time.Duration
+	progress      string
+	include       stringList
+	exclude       stringList
+	minConf       float64
+	split         int
+	sentences     string
 }
 
-func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// defaultTimeout bounds each document's chunking unless --timeout says otherwise: generous
+// (a 50 MB document takes seconds), but finite, so a hung plugin cannot hang a run.
+const defaultTimeout = 5 * time.Minute
+
+func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var p plugins
 	defer p.Close()
 	var o chunkOptions
 	fs := flag.NewFlagSet("chunkkit chunk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.from, "from", "", "input format: "+formatHelp+" (default: by the file's extension)")
+	fs.StringVar(&o.from, "from", "", "input format: "+pipeline.FormatHelp()+", or jsonl for a stream of documents one JSON object a line (default: by the file's extension; required for standard input)")
 	fs.StringVar(&o.tokenizer, "tokenizer", defaultTokenizer, "tokenizer spec: "+tokenizerHelp)
-	fs.StringVar(&o.strategy, "strategy", "heading", "chunking strategy: heading, sections, noop or fixed")
-	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk")
+	fs.StringVar(&o.strategy, "strategy", chunkers.DefaultStrategy, "chunking strategy: "+strings.Join(chunkers.Strategies(), ", "))
+	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk's embed_text")
 	o.overlap = -1 // the chunkers' default unless the flag is given
 	fs.Var((*optionalInt)(&o.overlap), "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
+	fs.StringVar(&o.context, "context", "", "what each chunk's context (and so its embed_text) holds: "+contextHelp()+" (default: the strategy's, title+path for heading and sections, none for fixed)")
+	fs.BoolVar(&o.headingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own, the parent of its section's chunks")
+	fs.BoolVar(&o.packSections, "pack-sections", false, "sections strategy: pack consecutive small sections into one chunk while they fit the budget")
+	fs.StringVar(&o.id, "id", "", "document ID (one FILE or - only; default: a FILE's base name, a DIR's files' paths relative to DIR, \"stdin\" for -)")
 	fs.StringVar(&o.tenant, "tenant", "", "tenant ID stamped on every chunk")
 	fs.StringVar(&o.corpus, "corpus", "", "corpus ID stamped on every chunk")
 	fs.StringVar(&o.acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
-	fs.IntVar(&o.n, "n", 10, "chunks to show in text output (-1 for all)")
-	fs.StringVar(&o.format, "format", "text", "output format: text or jsonl")
+	fs.IntVar(&o.n, "n", 10, "chunks to show per document in text output (-1 for all)")
+	fs.StringVar(&o.format, "format", "", "output format: text or jsonl (default: text for one FILE or -, jsonl otherwise)")
+	fs.StringVar(&o.out, "out", "", "write the output to this file instead of standard output")
+	fs.IntVar(&o.jobs, "j", runtime.GOMAXPROCS(0), "documents chunked at once, sharing one set of plugins; the output order is the input order whatever it is")
+	fs.BoolVar(&o.keepGoing, "keep-going", false, "record a document that fails (file, position, reason) and go on; exit 1 at the end with a summary")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "the longest one document may take to chunk, plugin calls included (0: no limit)")
+	fs.StringVar(&o.progress, "progress", "auto", "progress line on standard error: auto (when it is a terminal), always or never")
+	fs.Var(&o.include, "include", "DIR inputs: chunk only files matching this glob (repeatable; a pattern with / matches the path relative to DIR, one without the base name)")
+	fs.Var(&o.exclude, "exclude", "DIR inputs: skip files and folders matching this glob (repeatable; as --include)")
 	fs.StringVar(&o.sentences, "sentences", "rules", "sentence splitter for oversized blocks: rules (in-process), plugin:sentence:punkt:en or plugin:sentence:uax29")
-	fs.IntVar(&o.split, "split-level", chunkers.DefaultSplitLevel, "sections strategy: headings up to this level start a section (-1: one section)")
+	fs.IntVar(&o.split, "split-level", 0, "sections strategy: headings up to this level start a section (-1: one section; default: the chunker's)")
 	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE [flags]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE|DIR|- ... [flags]\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "chunkkit chunk: want one FILE, got %d arguments\n", len(pos))
+	usageErr := func(format string, args ...any) error {
+		fmt.Fprintf(stderr, "chunkkit chunk: "+format+"\n", args...)
+		return errUsage
+	}
+	switch {
+	case len(pos) == 0:
+		fmt.Fprintf(stderr, "chunkkit chunk: want one FILE, DIR or - at least, got none\n")
 		fs.Usage()
 		return errUsage
+	case o.format != "" && o.format != "text" && o.format != "jsonl":
+		return usageErr("--format must be text or jsonl, got %q", o.format)
+	case o.jobs < 1:
+		return usageErr("-j must be 1 or more, got %d", o.jobs)
+	case o.timeout < 0:
+		return usageErr("--timeout must be 0 (no limit) or more, got %s", o.timeout)
+	case o.progress != "auto" && o.progress != "always" && o.progress != "never":
+		return usageErr("--progress must be auto, always or never, got %q", o.progress)
+	case countOf(pos, "-") > 1:
+		return usageErr("standard input (-) can be read once only")
 	}
-	if o.format != "text" && o.format != "jsonl" {
-		fmt.Fprintf(stderr, "chunkkit chunk: --format must be text or jsonl, got %q\n", o.format)
-		return errUsage
+	if o.from != "" && o.from != "jsonl" {
+		if _, err := pipeline.ParseFormat(o.from); err != nil {
+			return usageErr("unknown --from %q (known: %s or jsonl)", o.from, pipeline.FormatHelp())
+		}
 	}
-	path := pos[0]
+	if err := pipeline.ValidatePatterns(append(append([]string{}, o.include...), o.exclude...)); err != nil {
+		return usageErr("%v", err)
+	}
+	single := len(pos) == 1 && o.from != "jsonl" && (pos[0] == "-" || !isDir(pos[0]))
+	if o.id != "" && !single {
+		return usageErr("--id names one document: give one FILE or -, not a DIR or a jsonl stream (whose lines carry their own \"id\")")
+	}
+	if o.format == "" {
+		o.format = "jsonl"
+		if single {
+			o.format = "text"
+		}
+	}
+	if slices.Contains(pos, "-") && o.from == "" {
+		return fmt.Errorf("standard input: say its format with --from %s", strings.ReplaceAll(pipeline.FormatHelp(), ", ", "|")+"|jsonl")
+	}
 
-	doc, err := readDocument(path, o.from, o.minConf)
-	if err != nil {
-		return err
-	}
 	counter, err := p.tokenCounter(ctx, o.tokenizer)
 	if err != nil {
 		return err
@@ -97,89 +150,219 @@ func chunkCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if o.acl != "" {
 		req.Principal.ACLLabels = strings.Split(o.acl, ",")
 	}
-	chunks, err := chunker.Chunk(ctx, req, doc)
-	if errors.Is(err, sdk.ErrInvalidConfig) {
+
+	w := stdout
+	if o.out != "" {
+		f, err := os.Create(o.out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	defer bw.Flush()
+
+	prog := newRunProgress(stderr, o.progress, totalBytes(pos, o))
+	sum := newRunSummary()
+	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin), pipeline.Options{
+		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
+	})
+	var runErr error
+	for r := range results {
+		if r.Err != nil {
+			if errors.Is(r.Err, sdk.ErrInvalidConfig) {
+				runErr = r.Err
+				break
+			}
+			if ctx.Err() != nil {
+				break // interrupted: what is done is written; main exits 130 or 143
+			}
+			if !o.keepGoing {
+				runErr = r.Err
+				break
+			}
+			sum.fail(r)
+			prog.update(r)
+			continue
+		}
+		sum.add(r)
+		if o.format == "jsonl" {
+			err = writeJSONL(bw, r.Chunks)
+		} else {
+			if sum.docs > 1 {
+				bw.WriteString("\n")
+			}
+			err = writeText(bw, r.Input.Name(), o, chunker, r.Document, r.Chunks)
+		}
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+		prog.update(r)
+	}
+	prog.done()
+	if err := bw.Flush(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if o.out != "" {
+		if f, ok := w.(*os.File); ok {
+			if err := f.Close(); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(stderr, "chunkkit chunk: interrupted after %d documents (%d chunks written)\n", sum.docs, sum.chunks)
 		return err
-	} else if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
-	if o.format == "jsonl" {
-		return writeJSONL(stdout, chunks)
+	if o.format == "text" && sum.docs+len(sum.failures) > 1 {
+		io.WriteString(stdout, sum.text())
 	}
-	return writeText(stdout, path, o, chunker, doc, chunks)
+	if len(sum.failures) > 0 {
+		return sum.failuresError()
+	}
+	return nil
 }
 
-// formatHelp lists the input formats --from takes.
-const formatHelp = "md, txt, doc2mark, ocr-json, tesseract-tsv or hocr"
-
-// readDocument reads path in the given format, or the one its extension names.
-func readDocument(path, from string, minConfidence float64) (*sdk.Document, error) {
-	if from == "" {
-		switch ext := strings.ToLower(filepath.Ext(path)); ext {
-		case ".md", ".markdown":
-			from = "md"
-		case ".txt", ".text":
-			from = "txt"
-		case ".json":
-			from = "doc2mark"
-		case ".tsv":
-			from = "tesseract-tsv"
-		case ".hocr":
-			from = "hocr"
-		default:
-			return nil, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from %s", path, ext, strings.ReplaceAll(formatHelp, ", ", "|"))
+// countOf returns how many elements of list equal s.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
 		}
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var doc *sdk.Document
-	switch from {
-	case "md":
-		doc, err = markdown.Parse(src, markdown.Options{ID: path})
-	case "txt":
-		doc, err = markdown.ParseText(src, markdown.Options{ID: path})
-	case "doc2mark":
-		doc, err = doc2mark.Parse(src, doc2mark.Options{ID: path})
-	case "ocr-json":
-		doc, err = ocr.ReadJSON(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
-	case "tesseract-tsv":
-		doc, err = ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
-	case "hocr":
-		doc, err = ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: path, MinConfidence: minConfidence})
-	default:
-		return nil, fmt.Errorf("unknown input format %q (known: %s)", from, formatHelp)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return doc, nil
+	return n
 }
 
+// isDir reports whether path names a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// chunkInputs turns the arguments into one stream of documents, in order: a FILE or DIR as
+// pipeline.Walk yields them (a run of consecutive ones in one walk, so IDs are checked for
+// clashes across them), "-" as standard input, and with --from jsonl each FILE and "-" as a
+// stream of documents one JSON object a line.
+func chunkInputs(args []string, o chunkOptions, stdin io.Reader) iter.Seq2[pipeline.Input, error] {
+	walk := pipeline.WalkOptions{Include: o.include, Exclude: o.exclude}
+	if o.from != "jsonl" {
+		walk.Format = pipeline.Format(o.from)
+	}
+	return func(yield func(pipeline.Input, error) bool) {
+		for i := 0; i < len(args); {
+			arg := args[i]
+			switch {
+			case o.from == "jsonl":
+				var r io.Reader = stdin
+				name := "standard input"
+				if arg != "-" {
+					f, err := os.Open(arg)
+					if err != nil {
+						if !yield(pipeline.Input{Path: arg, ID: arg}, err) {
+							return
+						}
+						i++
+						continue
+					}
+					defer f.Close()
+					r, name = f, arg
+				}
+				for in, err := range pipeline.ReadJSONL(r, name) {
+					if !yield(in, err) {
+						return
+					}
+				}
+				i++
+			case arg == "-":
+				id := "stdin"
+				if o.id != "" {
+					id = o.id
+				}
+				data, err := io.ReadAll(stdin)
+				if err != nil {
+					err = fmt.Errorf("standard input: %w", err)
+				}
+				if !yield(pipeline.Input{ID: id, Source: "standard input", Format: pipeline.Format(o.from), Data: data}, err) {
+					return
+				}
+				i++
+			default:
+				j := i
+				for j < len(args) && args[j] != "-" {
+					j++
+				}
+				for in, err := range pipeline.Walk(args[i:j], walk) {
+					if o.id != "" {
+						in.ID = o.id
+					}
+					if !yield(in, err) {
+						return
+					}
+				}
+				i = j
+			}
+		}
+	}
+}
+
+// totalBytes returns the size of every file the arguments name (0 when one is standard
+// input or a stream), for the progress line's ETA.
+func totalBytes(args []string, o chunkOptions) int64 {
+	if o.from == "jsonl" || slices.Contains(args, "-") {
+		return 0
+	}
+	walk := pipeline.WalkOptions{Format: pipeline.Format(o.from), Include: o.include, Exclude: o.exclude}
+	var n int64
+	for in, err := range pipeline.Walk(args, walk) {
+		if err != nil {
+			continue
+		}
+		if st, err := os.Stat(in.Path); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+func contextHelp() string {
+	modes := make([]string, len(chunkers.ContextModes()))
+	for i, m := range chunkers.ContextModes() {
+		modes[i] = string(m)
+	}
+	return strings.Join(modes, ", ")
+}
+
+// newChunker builds the chunker the options name through the one strategy registry.
 func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.SentenceSplitter) (sdk.Chunker, error) {
-	overlap := o.overlap // the flag's -1 (default) is the chunkers' 0 (default); its 0 is none
-	switch {
-	case overlap < 0:
-		overlap = 0
-	case overlap == 0:
-		overlap = chunkers.NoOverlap
+	overlap := 0 // the flag's -1 (unset) is the chunkers' default
+	if o.overlap >= 0 {
+		overlap = chunkers.ExactOverlap(o.overlap)
 	}
-	switch o.strategy {
-	case "heading":
-		return &chunkers.HeadingAware{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
-	case "fixed":
-		return &chunkers.FixedTokens{Counter: counter, MaxTokens: o.maxTokens, OverlapTokens: overlap}, nil
-	case "sections":
-		split := o.split
-		if split < 0 {
-			split = chunkers.NoSplit
-		}
-		return &chunkers.Sections{Counter: counter, Sentences: sentences, MaxTokens: o.maxTokens, OverlapTokens: overlap, SplitLevel: split}, nil
-	case "noop":
-		return &chunkers.Noop{Counter: counter}, nil
+	split := o.split
+	if split < 0 {
+		split = chunkers.NoSplit
 	}
-	return nil, fmt.Errorf("unknown strategy %q (known: heading, sections, noop, fixed)", o.strategy)
+	return chunkers.New(o.strategy, chunkers.Options{
+		Config: chunkers.Config{
+			Counter:       counter,
+			Sentences:     sentences,
+			MaxTokens:     o.maxTokens,
+			OverlapTokens: overlap,
+			Context:       chunkers.ContextMode(o.context),
+		},
+		SplitLevel:    split,
+		PackSections:  o.packSections,
+		HeadingChunks: o.headingChunks,
+	})
 }
 
 func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {
@@ -213,6 +396,9 @@ func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, do
 	}
 	fmt.Fprintf(&sb, "blocks: %s\n", tally(blockKinds))
 	fmt.Fprintf(&sb, "chunks: %s; %d tokens in all\n", tally(chunkKinds), total)
+	if o.n != 0 && len(chunks) > 0 {
+		sb.WriteString("columns: position, kind, tokens of embed_text, lines in the file, parent, [context] content\n")
+	}
 	n := o.n
 	if n < 0 || n > len(chunks) {
 		n = len(chunks)
@@ -228,8 +414,15 @@ func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, do
 			kind = fmt.Sprintf("h%d", c.Level)
 		}
 		fmt.Fprintf(&sb, "%4d  %-4s %5d tok  ", c.Position, kind, c.TokenCount)
+		if c.LineStart > 0 {
+			fmt.Fprintf(&sb, "%-9s  ", lineRange(c.LineStart, c.LineEnd))
+		}
 		if c.ParentID != "" {
 			fmt.Fprintf(&sb, "↳ parent %d  ", pos[c.ParentID])
+		}
+		if c.Context != "" {
+			// embed_text is the context, then the content: show both, the context tail first.
+			fmt.Fprintf(&sb, "[%s] ", previewTail(c.Context, 40))
 		}
 		sb.WriteString(preview(c.Content, 64))
 		sb.WriteString("\n")
@@ -256,6 +449,25 @@ func tally(m map[string]int) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// lineRange renders lines a to b as "L12" or "L12-30".
+func lineRange(a, b int) string {
+	if a == b {
+		return "L" + strconv.Itoa(a)
+	}
+	return "L" + strconv.Itoa(a) + "-" + strconv.Itoa(b)
+}
+
+// previewTail returns s on one line, cut to its last n runes at most: the end of a heading
+// path says more than its start.
+func previewTail(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // preview returns s on one line, white space collapsed, cut to at most n runes.

@@ -9,13 +9,17 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
 const usage = `chunkkit turns documents into retrieval-ready chunks.
 
 Usage:
-  chunkkit chunk FILE [flags]         chunk a document (chunkkit chunk -h for flags)
+  chunkkit chunk FILE|DIR|- ... [flags]
+                                      chunk documents: files, directories (recursively),
+                                      standard input, --from jsonl streams; -j workers
+                                      (chunkkit chunk -h for flags)
   chunkkit count [--tokenizer SPEC]   count the tokens of standard input (--jsonl: one per line)
   chunkkit compat doc2mark FILE.json  doc2mark's chunk_content, byte-exact (--config JSON)
   chunkkit bench [flags] [CORPUS]     compare strategies and tokenizers (chunkkit bench -h)
@@ -30,11 +34,33 @@ tiktoken:o200k_base, plugin:NAME[:ARG].
 See docs/reference/cli.md.
 `
 
+// main runs the command line. SIGINT or SIGTERM cancels the work: a command writes what is
+// done, stops its plugins and exits 128 + the signal's number (130, 143), as shells expect. A
+// second signal exits at once.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var caught atomic.Int32
+	go func() {
+		s := <-sigs
+		caught.Store(int32(signalNumber(s)))
+		cancel()
+		s = <-sigs
+		os.Exit(128 + signalNumber(s))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	if n := caught.Load(); n != 0 {
+		code = 128 + int(n)
+	}
 	os.Exit(code)
+}
+
+func signalNumber(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return int(n)
+	}
+	return 2 // os.Interrupt where it is not a syscall.Signal
 }
 
 // errUsage marks a command line that cannot be run; the message has been printed already.
@@ -50,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var err error
 	switch args[0] {
 	case "chunk":
-		err = chunkCmd(ctx, args[1:], stdout, stderr)
+		err = chunkCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "count":
 		err = countCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "compat":

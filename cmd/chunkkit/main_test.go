@@ -69,7 +69,8 @@ func TestChunkJSONLCarriesEveryField(t *testing.T) {
 	}
 	fields := []string{"id", "position", "parent_id", "kind", "level", "content", "token_count", "section_path",
 		"section_title", "page_start", "page_end", "content_types", "start", "end", "tenant_id", "corpus_id",
-		"document_id", "acl_labels", "metadata"}
+		"document_id", "acl_labels", "metadata", "context", "embed_text", "content_hash",
+		"source_start", "source_end", "line_start", "line_end"}
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(nil, 1<<20)
 	n := 0
@@ -118,7 +119,10 @@ func TestChunkRejectsBadInputClearly(t *testing.T) {
 		{"an unknown tokenizer lists the known ones", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "nope"}, 1, []string{`"nope"`, "known"}},
 		{"an unknown strategy lists the known ones", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--strategy", "nope"}, 1, []string{`"nope"`, "heading"}},
 		{"overlap at the budget is refused", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--max-tokens", "8", "--overlap-tokens", "8"}, 1, []string{"OverlapTokens (8) must be less than MaxTokens (8)"}},
-		{"no file is a usage error", []string{"chunk"}, 2, []string{"want one FILE"}},
+		{"no file is a usage error", []string{"chunk"}, 2, []string{"want one FILE, DIR or -"}},
+		{"--id with two documents is a usage error", []string{"chunk", "../../testdata/sample.md", "../../testdata/sample.md", "--id", "x"}, 2, []string{"--id names one document"}},
+		{"standard input without --from asks for it", []string{"chunk", "-"}, 1, []string{"standard input", "--from"}},
+		{"an unknown context mode lists the known ones", []string{"chunk", "../../testdata/sample.md", "--tokenizer", "words", "--context", "nope"}, 1, []string{`"nope"`, "title+path"}},
 		{"an unknown command is a usage error", []string{"frobnicate"}, 2, []string{`unknown command "frobnicate"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,9 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/chunkkit/chunkkit/host"
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // pluginDir holds the tiktoken plugin binary and its manifest, built once by TestMain and
@@ -37,8 +41,10 @@ func runMain(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "building the plugins: %v\n%s", err, out)
 		return 1
 	}
-	if err := host.BuildManifest(dir, firstParty); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	// The manifest comes from the command make build runs, which asks each binary its Info.
+	var out, errOut strings.Builder
+	if code := run(context.Background(), []string{"plugins", "manifest", dir}, strings.NewReader(""), &out, &errOut); code != 0 {
+		fmt.Fprintf(os.Stderr, "chunkkit plugins manifest %s: exit %d\n%s%s", dir, code, out.String(), errOut.String())
 		return 1
 	}
 	pluginDir = dir
@@ -59,7 +65,7 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 	var counts []int
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		var c struct {
-			Content    string `json:"content"`
+			EmbedText  string `json:"embed_text"` // what TokenCount counts
 			TokenCount int    `json:"token_count"`
 			Kind       string `json:"kind"`
 		}
@@ -67,9 +73,9 @@ func TestChunkThroughTheTiktokenPluginIsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Kind == "body" && c.TokenCount > 96 {
-			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.Content)
+			t.Errorf("a body chunk of %d tokens exceeds 96: %q", c.TokenCount, c.EmbedText)
 		}
-		contents = append(contents, c.Content)
+		contents = append(contents, c.EmbedText)
 		counts = append(counts, c.TokenCount)
 	}
 	want, err := inproc.Count(context.Background(), contents)
@@ -140,13 +146,13 @@ func TestCountThroughTheHFPlugin(t *testing.T) {
 		})
 	}
 	t.Run("a file the plugin refuses fails with its reason", func(t *testing.T) {
-		bad := filepath.Join(dir, "unigram.json")
-		if err := os.WriteFile(bad, []byte(`{"added_tokens":[],"model":{"type":"Unigram","vocab":[]}}`), 0o644); err != nil {
+		bad := filepath.Join(dir, "scripts.json")
+		if err := os.WriteFile(bad, []byte(`{"added_tokens":[],"pre_tokenizer":{"type":"UnicodeScripts"},"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0]]}}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var out, errOut strings.Builder
 		code := run(context.Background(), []string{"count", "--tokenizer", "hf:" + bad}, strings.NewReader("x"), &out, &errOut)
-		if code != 1 || !strings.Contains(errOut.String(), `model type "Unigram"`) || !strings.Contains(errOut.String(), bad) {
+		if code != 1 || !strings.Contains(errOut.String(), `pre-tokenizer type "UnicodeScripts"`) || !strings.Contains(errOut.String(), bad) {
 			t.Errorf("exit %d, stderr %q", code, errOut.String())
 		}
 	})
@@ -171,7 +177,7 @@ func TestPluginsListAndVerify(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "chunkkit-tiktoken"), bin, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := host.BuildManifest(dir, firstParty[:1]); err != nil {
+		if err := host.BuildManifest(dir, []host.Entry{{Name: "tiktoken", Binary: "chunkkit-tiktoken", Kinds: []plugin.Kind{plugin.KindTokenizer}}}); err != nil {
 			t.Fatal(err)
 		}
 		f, err := os.OpenFile(filepath.Join(dir, "chunkkit-tiktoken"), os.O_APPEND|os.O_WRONLY, 0)
@@ -190,6 +196,85 @@ func TestPluginsListAndVerify(t *testing.T) {
 			t.Errorf("chunk with a tampered plugin: exit %d, stderr %q", code, stderr)
 		}
 	})
+}
+
+func TestPluginsAddRegistersAnExecutableByItsInfo(t *testing.T) {
+	dir := t.TempDir()
+	// A vendor's binary, named as the vendor likes: the manifest name comes from its Info.
+	copyExecutable(t, filepath.Join(pluginDir, "chunkkit-sentence"), filepath.Join(dir, "acme-splitter"))
+	copyExecutable(t, filepath.Join(pluginDir, "chunkkit-tiktoken"), filepath.Join(dir, "acme-bpe"))
+	stdout, stderr, code := runCLI(t, "plugins", "add", filepath.Join(dir, "acme-splitter"), filepath.Join(dir, "acme-bpe"))
+	if code != 0 {
+		t.Fatalf("add: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, want := range []string{"sentence (acme-splitter, sentence)", "tiktoken (acme-bpe, tokenizer)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("add printed %q, want a line with %q", stdout, want)
+		}
+	}
+	m, err := host.LoadManifest(filepath.Join(dir, host.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := host.FileSHA256(filepath.Join(dir, "acme-bpe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []host.Entry{
+		{Name: "sentence", Binary: "acme-splitter", Kinds: []plugin.Kind{plugin.KindSentence}},
+		{Name: "tiktoken", Binary: "acme-bpe", SHA256: sum, Kinds: []plugin.Kind{plugin.KindTokenizer}},
+	}
+	if diff := cmp.Diff(want, m.Entries, cmpopts.IgnoreFields(host.Entry{}, "SHA256"), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("manifest (-want +got):\n%s", diff)
+	}
+	if m.Entries[1].SHA256 != sum {
+		t.Errorf("acme-bpe's sha256 is %s, want %s", m.Entries[1].SHA256, sum)
+	}
+
+	t.Run("adding again replaces the entry and keeps the others", func(t *testing.T) {
+		_, stderr, code := runCLI(t, "plugins", "add", "--dir", dir, filepath.Join(dir, "acme-bpe"))
+		if code != 0 {
+			t.Fatalf("add again: exit %d, stderr %q", code, stderr)
+		}
+		again, err := host.LoadManifest(filepath.Join(dir, host.ManifestName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(m.Entries, again.Entries, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("manifest after adding acme-bpe again (-before +after):\n%s", diff)
+		}
+	})
+	t.Run("an executable that is not a plugin is refused with the reason", func(t *testing.T) {
+		script := filepath.Join(dir, "hello")
+		if err := os.WriteFile(script, []byte("#!/bin/sh\necho hello\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCLI(t, "plugins", "add", script)
+		if code != 1 || !strings.Contains(stderr, "hello") || !strings.Contains(stderr, "handshake") {
+			t.Errorf("add of a shell script: exit %d, stderr %q", code, stderr)
+		}
+		_, stderr, code = runCLI(t, "plugins", "manifest", dir)
+		if code != 0 || !strings.Contains(stderr, "skipped "+script+": not a chunkkit plugin") {
+			t.Errorf("manifest of a folder with a shell script: exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("an executable outside the manifest's directory is refused", func(t *testing.T) {
+		_, stderr, code := runCLI(t, "plugins", "add", "--dir", t.TempDir(), filepath.Join(dir, "acme-bpe"))
+		if code != 1 || !strings.Contains(stderr, "not inside") {
+			t.Errorf("add outside --dir: exit %d, stderr %q", code, stderr)
+		}
+	})
+}
+
+func copyExecutable(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestConformanceCommandPassesForTheTiktokenPlugin(t *testing.T) {

@@ -42,6 +42,8 @@ type rule struct {
 const (
 	grpc     = "google.golang.org/grpc"
 	goPlugin = "github.com/hashicorp/go-plugin"
+	// uax29Words is the word segmenter behind sdk/wordbreak.
+	uax29Words = "github.com/clipperhouse/uax29/v2/words"
 )
 
 // rules returns DESIGN.md's import rules. Test files are exempt: a test may run a plugin's
@@ -51,9 +53,35 @@ func rules() []rule {
 		{
 			name:      "sdk packages import only the standard library and sdk, and pull in no RPC stack",
 			packages:  []string{"sdk"},
-			except:    []string{"sdk/serve"},
+			except:    []string{"sdk/serve", "sdk/wordbreak"},
 			allowOnly: []string{"sdk"},
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
+		},
+		// Cutting between words needs UAX #29 word boundaries; a segmenter with no
+		// dependencies of its own is no RPC stack, and it stays behind this one package.
+		{
+			name:      "sdk/wordbreak imports only the UAX #29 word segmenter",
+			packages:  []string{"sdk/wordbreak"},
+			allowOnly: []string{uax29Words},
+			forbid:    []string{"sdk/serve", grpc, goPlugin},
+		},
+		{
+			name:      "the plugin contract imports only the standard library and sdk",
+			packages:  []string{"sdk/plugin"},
+			allowOnly: []string{"sdk"},
+			forbid:    []string{"internal", grpc, goPlugin},
+		},
+		{
+			name:     "the plugin side of the glue never depends on the host side",
+			packages: []string{"internal/pluginserver", "sdk/serve"},
+			except:   []string{"sdk/serve/servetest"},
+			forbid:   []string{"internal/pluginclient", "host"},
+		},
+		{
+			name:     "the host side of the glue never depends on the plugin side",
+			packages: []string{"internal/pluginclient", "host"},
+			except:   []string{"host/hosttest"},
+			forbid:   []string{"internal/pluginserver", "sdk/serve"},
 		},
 		{
 			name:     "host never depends on plugins, bench or commands",
@@ -73,6 +101,11 @@ func rules() []rule {
 			forbid:    []string{"sdk/serve", grpc, goPlugin},
 		},
 		{
+			name:     "the pipeline package takes a chunker: it never depends on host, plugins, bench, commands or an RPC stack",
+			packages: []string{"pipeline"},
+			forbid:   []string{"host", "plugins", "bench", "*/cmd", "sdk/serve", grpc, goPlugin},
+		},
+		{
 			name:     "plugins never depend on host or bench",
 			packages: []string{"plugins"},
 			forbid:   []string{"host", "bench"},
@@ -83,11 +116,13 @@ func rules() []rule {
 			forbid:   []string{"host", "plugins", "adapters", "bench", "*/cmd"},
 		},
 		// DESIGN.md says nothing imports bench, and also that cmd/chunkkit may import
-		// anything and runs `chunkkit bench`: the command line is the one exception.
+		// anything and runs `chunkkit bench`: the command line is the one exception, and so
+		// are the developer programs under tools/ that drive the bench (tools/heading-eval
+		// builds the heading-rich evaluation set with its scorer); nothing imports them either.
 		{
-			name:     "nothing but bench itself and the chunkkit command depends on bench",
+			name:     "nothing but bench itself, the chunkkit command and tools depends on bench",
 			packages: []string{""},
-			except:   []string{"bench", "cmd"},
+			except:   []string{"bench", "cmd", "tools"},
 			forbid:   []string{"bench"},
 		},
 		{
@@ -389,6 +424,9 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 			"adapters/ocr imports host, which the rule does not allow",
 		},
 		"the conformance kit imports only the standard library, sdk and go-cmp": nil,
+		"the host side of the glue never depends on the plugin side": {
+			"host depends on sdk/serve: host → plugins/tiktoken → sdk/serve",
+		},
 		"plugins never depend on host or bench": {
 			"plugins/sentence depends on host: plugins/sentence → host",
 		},
@@ -397,7 +435,7 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 			"internal/report depends on host: internal/report → bench → host",
 			"internal/report depends on plugins/tiktoken: internal/report → bench → plugins/tiktoken",
 		},
-		"nothing but bench itself and the chunkkit command depends on bench": {
+		"nothing but bench itself, the chunkkit command and tools depends on bench": {
 			"internal/report depends on bench: internal/report → bench",
 		},
 		"nothing depends on a command package": {

@@ -203,11 +203,11 @@ func readVocab(cfg obj, path string) (map[string]int32, error) {
 	}
 	vocab := make(map[string]int32, len(raw))
 	for k, v := range raw {
-		f, ok := v.(float64)
-		if !ok || f < 0 || f != float64(int32(f)) {
+		id, ok := asID(v)
+		if !ok {
 			return nil, invalid(path+".vocab", "token %q has id %v", k, v)
 		}
-		vocab[k] = int32(f)
+		vocab[k] = id
 	}
 	return vocab, nil
 }

@@ -1,6 +1,7 @@
 package hftokenizer
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -101,8 +102,29 @@ func (o obj) number(path, key string, def float64) (float64, error) {
 	switch v := o[key].(type) {
 	case nil:
 		return def, nil
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return 0, invalid(path, "%q: %v", key, err)
+		}
+		return f, nil
 	case float64:
 		return v, nil
 	}
 	return 0, invalid(path, "%q is not a number", key)
+}
+
+// asID returns the JSON number v as a token id: an integer in [0, 2^31).
+func asID(v any) (int32, bool) {
+	var f float64
+	switch v := v.(type) {
+	case json.Number:
+		n, err := strconv.ParseInt(string(v), 10, 32)
+		return int32(n), err == nil && n >= 0
+	case float64:
+		f = v
+	default:
+		return 0, false
+	}
+	return int32(f), f >= 0 && f == float64(int32(f))
 }

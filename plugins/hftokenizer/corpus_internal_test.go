@@ -7,14 +7,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
 // corpusGolden is testdata/corpus.json: HF's token counts of whole documents (see
 // golden_internal_test.go for how to regenerate it).
 type corpusGolden struct {
-	Files       []corpusDoc `json:"files"`
-	BuildCorpus []corpusDoc `json:"build_corpus"`
+	Files            []corpusDoc `json:"files"`
+	BuildCorpus      []corpusDoc `json:"build_corpus"`
+	BuildCorpusMulti []corpusDoc `json:"build_corpus_multi"`
 }
 
 type corpusDoc struct {
@@ -23,6 +25,9 @@ type corpusDoc struct {
 	Bytes         int            `json:"bytes"`
 	Counts        map[string]int `json:"counts"`
 	SpecialCounts map[string]int `json:"special_counts"`
+	// TokensSHA256 is, for the Unigram files, the SHA-256 of "ID END\n" per token of HF's
+	// ordinary view, END in code points.
+	TokensSHA256 map[string]string `json:"tokens_sha256"`
 }
 
 func readCorpusGolden(t *testing.T) corpusGolden {
@@ -51,6 +56,7 @@ func checkCorpus(t *testing.T, root string, docs []corpusDoc) {
 		toks[f.Name] = loaded{tok, tok.MatchSpecial()}
 	}
 	totals := map[string][2]int{}
+	hashed := map[string]int{}
 	for _, d := range docs {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d.Path)))
 		if err != nil {
@@ -87,14 +93,49 @@ func checkCorpus(t *testing.T, root string, docs []corpusDoc) {
 			tot := totals[name]
 			totals[name] = [2]int{tot[0] + got[0], tot[1] + want}
 		}
+		for name, want := range d.TokensSHA256 {
+			if got := tokensSHA256(t, toks[name].ordinary, string(data)); got != want {
+				t.Errorf("%s with %s: the ids and token ends differ from HF's (sha256 %s, HF %s)", d.Path, name, got, want)
+			}
+			hashed[name]++
+		}
+	}
+	for name, n := range hashed {
+		t.Logf("%s: every id and token end equal to HF's in %d documents", name, n)
 	}
 	for name, tot := range totals {
 		t.Logf("%s: %d tokens, HF %d", name, tot[0], tot[1])
 	}
 }
 
+// tokensSHA256 hashes tok's ids and token ends for text as tools/hf-golden/generate.mjs hashes
+// HF's: "ID END\n" per token, END in code points.
+func tokensSHA256(t *testing.T, tok *Tokenizer, text string) string {
+	t.Helper()
+	ids, ends, err := tok.encode(text, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := make([]int32, len(text)+1) // byte offset → code points before it
+	n := int32(0)
+	for i := range text {
+		cp[i] = n
+		n++
+	}
+	cp[len(text)] = n
+	h := sha256.New()
+	var line []byte
+	for i, id := range ids {
+		line = strconv.AppendInt(line[:0], int64(id), 10)
+		line = append(line, ' ')
+		line = strconv.AppendInt(line, int64(cp[ends[i]]), 10)
+		h.Write(append(line, '\n'))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // TestCorpusCountsEqualHFs counts Chroma's evaluation corpora (../shared/eval/chroma, 208 KB)
-// with all eight reference files.
+// with all ten reference files.
 func TestCorpusCountsEqualHFs(t *testing.T) {
 	t.Parallel()
 	shared := filepath.Join("..", "..", "..", "shared")
@@ -108,17 +149,18 @@ func TestCorpusCountsEqualHFs(t *testing.T) {
 	checkCorpus(t, shared, g.Files)
 }
 
-// TestBuildCorpusCountsEqualHFs counts the 265 English documents (7 MB) of a corpus made by
-// ../shared/tools/build-corpus.sh DIR, when CHUNKKIT_CORPUS=DIR. It takes about a minute
-// without the race detector.
+// TestBuildCorpusCountsEqualHFs counts the 265 English documents (7 MB) and the German,
+// Japanese and Chinese Debian Reference (2.8 MB) of a corpus made by
+// ../shared/tools/build-corpus.sh DIR, when CHUNKKIT_CORPUS=DIR, with every reference file,
+// document by document. It takes a minute or two without the race detector.
 func TestBuildCorpusCountsEqualHFs(t *testing.T) {
 	dir := os.Getenv("CHUNKKIT_CORPUS")
 	if dir == "" {
-		t.Skip("set CHUNKKIT_CORPUS to a corpus built by ../shared/tools/build-corpus.sh to count its 7 MB of English with HF's counts")
+		t.Skip("set CHUNKKIT_CORPUS to a corpus built by ../shared/tools/build-corpus.sh to count its 9.8 MB with HF's counts")
 	}
 	g := readCorpusGolden(t)
-	if len(g.BuildCorpus) == 0 {
-		t.Fatal("corpus.json has no build_corpus section")
+	if len(g.BuildCorpus) == 0 || len(g.BuildCorpusMulti) == 0 {
+		t.Fatal("corpus.json has no build_corpus or build_corpus_multi section")
 	}
-	checkCorpus(t, dir, g.BuildCorpus)
+	checkCorpus(t, dir, append(g.BuildCorpus, g.BuildCorpusMulti...))
 }

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // Name is the tokenizer spec of t: "hf:" and the path it was loaded from, and "@special" for
@@ -82,69 +82,37 @@ func (t *Tokenizer) Encode(text string) ([]int, error) {
 // "hf:/models/gpt2/tokenizer.json@special".
 const SpecialSuffix = "@special"
 
-// Counters loads tokenizer.json files by path on first use and keeps them: what the
-// hftokenizer plugin serves (it satisfies sdk/serve's Counters). The model string is the
-// path, optionally followed by SpecialSuffix; relative paths are taken from the plugin's
-// working directory, so hosts send absolute ones. The zero value is ready and safe for
-// concurrent use.
-type Counters struct {
-	mu      sync.Mutex
-	entries map[string]*entry
-}
-
-type entry struct {
-	once sync.Once
-	tok  *Tokenizer
-	err  error
-	view *Tokenizer // the MatchSpecial view, made once
-	vmu  sync.Once
-}
-
-func (e *entry) special() *Tokenizer {
-	e.vmu.Do(func() { e.view = e.tok.MatchSpecial() })
-	return e.view
-}
-
-// Models is empty: any path may be asked for.
-func (c *Counters) Models() []string { return nil }
-
-// Counter returns the Tokenizer for the file at model. Loading is not interruptible: ctx is
-// checked before it starts. A failed load is not remembered: the next call tries again.
-func (c *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if model == "" {
-		return nil, fmt.Errorf("hf: no tokenizer.json path given (spec hf:/path/to/tokenizer.json): %w", sdk.ErrUnsupported)
-	}
-	path, special := strings.CutSuffix(model, SpecialSuffix)
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "tokenizer.json")
-	}
-	key := filepath.Clean(path)
-	c.mu.Lock()
-	if c.entries == nil {
-		c.entries = make(map[string]*entry)
-	}
-	e, ok := c.entries[key]
-	if !ok {
-		e = new(entry)
-		c.entries[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() {
-		e.tok, e.err = Load(path)
-	})
-	if e.err != nil {
-		c.mu.Lock()
-		if c.entries[key] == e {
-			delete(c.entries, key)
+// NewCounters returns what the hftokenizer plugin serves: a registry that loads tokenizer.json
+// files by path on first use and keeps them. The model string is the path (of the file, or of
+// a directory holding tokenizer.json), optionally followed by SpecialSuffix for the
+// MatchSpecial view, which shares the loaded file; relative paths are taken from the plugin's
+// working directory, so hosts send absolute ones. Models is empty: any path may be asked for.
+// A failed load is not remembered: the next request tries again.
+func NewCounters() *plugin.CounterMap {
+	m := &plugin.CounterMap{}
+	m.Key = func(model string) (string, error) {
+		if model == "" {
+			return "", fmt.Errorf("hf: no tokenizer.json path given (spec hf:/path/to/tokenizer.json): %w", sdk.ErrUnsupported)
 		}
-		c.mu.Unlock()
-		return nil, e.err
+		path, special := strings.CutSuffix(model, SpecialSuffix)
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			path = filepath.Join(path, "tokenizer.json")
+		}
+		if special {
+			return filepath.Clean(path) + SpecialSuffix, nil
+		}
+		return filepath.Clean(path), nil
 	}
-	if special {
-		return e.special(), nil
+	m.Load = func(ctx context.Context, key string) (sdk.TokenCounter, error) {
+		path, special := strings.CutSuffix(key, SpecialSuffix)
+		if !special {
+			return Load(path)
+		}
+		tc, err := m.Model(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		return tc.(*Tokenizer).MatchSpecial(), nil
 	}
-	return e.tok, nil
+	return m
 }

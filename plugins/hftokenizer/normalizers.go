@@ -91,6 +91,12 @@ func buildNormalizer(cfg obj, path string) (normalizer, error) {
 		}, nil
 	case "BertNormalizer":
 		return buildBert(cfg, path)
+	case "Precompiled":
+		c, err := buildPrecompiled(cfg, path)
+		if err != nil {
+			return nil, err
+		}
+		return c.normalize, nil
 	}
 	return nil, unsupported(path, "normalizer type %q", typ)
 }

@@ -77,6 +77,9 @@ func Parse(r io.Reader) (*Tokenizer, error) {
 	// objects, which are built here rather than by sugarme's loader (see the package doc).
 	var cfg sugar.Config
 	dec := json.NewDecoder(r)
+	// Numbers stay as the file spells them: Unigram scores are read as HF reads them
+	// (unigram.go, parseScore), which is not always the nearest float64.
+	dec.UseNumber()
 	if err := dec.Decode(&cfg); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -94,13 +97,14 @@ func Parse(r io.Reader) (*Tokenizer, error) {
 		return nil, err
 	}
 	var vocab map[string]int32
-	if t.model, vocab, err = buildModel(obj(cfg.Model), byteLevel); err != nil {
+	var vocabSize int
+	if t.model, vocab, vocabSize, err = buildModel(obj(cfg.Model), byteLevel); err != nil {
 		return nil, err
 	}
 	if err := checkPostProcessor(obj(cfg.PostProcessor), "post_processor"); err != nil {
 		return nil, err
 	}
-	if err := t.addTokens(cfg.AddedTokens, vocab); err != nil {
+	if err := t.addTokens(cfg.AddedTokens, vocab, vocabSize); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -139,12 +143,12 @@ func checkPostProcessor(cfg obj, path string) error {
 // token is looked for in its normalized form. Ids are HF's, not the file's: a token already
 // added or in the model's vocabulary keeps that id, any other gets the next one after the
 // vocabulary (HF warns when the file says otherwise, and then uses its own).
-func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32) error {
+func (t *Tokenizer) addTokens(cfgs []sugar.TokenConfig, vocab map[string]int32, size int) error {
 	added := map[string]int32{}
 	hi := int32(-1) // the highest id in added, kept as it grows
 	next := func() int32 {
-		if hi < 0 || hi < int32(len(vocab)) && len(vocab) > 0 {
-			return int32(len(vocab))
+		if hi < 0 || hi < int32(size) && size > 0 {
+			return int32(size)
 		}
 		return hi + 1
 	}

@@ -157,9 +157,9 @@ func TestUnsupportedFeaturesAreRefusedByName(t *testing.T) {
 	for _, tt := range []struct {
 		name, json, want string
 	}{
-		{"Unigram", tiny("null", "null", `{"type":"Unigram","vocab":[["a",0.0]]}`, ""), `model: model type "Unigram"`},
+		{"Unigram sampling", tiny("null", "null", `{"type":"Unigram","unk_id":0,"alpha":0.1,"vocab":[["<unk>",0.0]]}`, ""), "model.alpha: Unigram sampling, alpha 0.1"},
+		{"Unigram after ByteLevel", tiny("null", byteLevel, `{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0],["a",-1.0]]}`, ""), `model: Unigram after a ByteLevel pre-tokenizer`},
 		{"BPE dropout", tiny("null", byteLevel, strings.Replace(aBPE, `"dropout":null`, `"dropout":0.1`, 1), ""), "model.dropout: BPE dropout 0.1"},
-		{"SentencePiece's precompiled normalizer", tiny(`{"type":"Precompiled","precompiled_charsmap":"AA=="}`, "null", aBPE, ""), `normalizer: normalizer type "Precompiled"`},
 		{"a pre-tokenizer after ByteLevel", tiny("null", `{"type":"Sequence","pretokenizers":[`+byteLevel+`,{"type":"Digits","individual_digits":true}]}`, aBPE, ""), "pre_tokenizer.pretokenizers[1]: a pre-tokenizer after ByteLevel"},
 		{"UnicodeScripts", tiny("null", `{"type":"UnicodeScripts"}`, aBPE, ""), `pre_tokenizer: pre-tokenizer type "UnicodeScripts"`},
 		{"a BPE continuing_subword_prefix", tiny("null", `{"type":"WhitespaceSplit"}`, strings.Replace(aBPE, `"continuing_subword_prefix":null`, `"continuing_subword_prefix":"##"`, 1), ""), `model.continuing_subword_prefix: a BPE continuing_subword_prefix ("##")`},
@@ -217,30 +217,30 @@ func TestCounters(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tokenizer.json")
-	var c hftokenizer.Counters
+	c := hftokenizer.NewCounters()
 	if len(c.Models()) != 0 {
 		t.Errorf("Models() = %v, want none (any path may be asked for)", c.Models())
 	}
-	if _, err := c.Counter(ctx, ""); !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), "hf:/path/to/tokenizer.json") {
+	if _, err := c.Model(ctx, ""); !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), "hf:/path/to/tokenizer.json") {
 		t.Errorf(`Counter(""): %v, want ErrUnsupported showing the spec`, err)
 	}
-	if _, err := c.Counter(ctx, path); !errors.Is(err, sdk.ErrUnsupported) || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
+	if _, err := c.Model(ctx, path); !errors.Is(err, sdk.ErrUnsupported) || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
 		t.Errorf("missing file: %v, want ErrUnsupported and ErrNotExist naming the path", err)
 	}
 	// A failed load is not remembered: write the file and ask again.
 	if err := os.WriteFile(path, []byte(tiny("null", byteLevel, aBPE, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	first, err := c.Counter(ctx, path)
+	first, err := c.Model(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := c.Counter(ctx, filepath.Join(dir, ".", "tokenizer.json"))
+	again, err := c.Model(ctx, filepath.Join(dir, ".", "tokenizer.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A directory stands for the tokenizer.json in it, as a model downloaded from the Hub.
-	fromDir, err := c.Counter(ctx, dir)
+	fromDir, err := c.Model(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestCounters(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := c.Counter(cancelled, path); !errors.Is(err, context.Canceled) {
+	if _, err := c.Model(cancelled, path); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

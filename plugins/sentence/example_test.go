@@ -40,7 +40,7 @@ func ExampleNew_chunker() {
 	if err != nil {
 		panic(err)
 	}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, Sentences: s, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, Sentences: s, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}}
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: "Pi is 3.14. That is well known. Yes."}}}
 	chunks, err := h.Chunk(context.Background(), sdk.Request{TenantID: "t", CorpusID: "c", Principal: sdk.Principal{ID: "u"}}, doc)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/neurosnap/sentences/english"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // The model names New accepts.
@@ -45,31 +45,15 @@ func New(model string) (sdk.SentenceSplitter, error) {
 	return nil, fmt.Errorf("sentence: unknown model %q; want %q or %q: %w", model, PunktEnglish, UAX29, sdk.ErrUnsupported)
 }
 
-// Splitters serves the models of New by name, for serve.SentenceSplitter. The model ""
-// selects "punkt:en". Each model is loaded on first use and then shared. The zero value is
-// ready to use and safe for concurrent use; a Splitters must not be copied after first use.
-type Splitters struct {
-	once  [2]sync.Once
-	split [2]sdk.SentenceSplitter
-	err   [2]error
-}
-
-// Models returns the models served, as the package-level Models does.
-func (*Splitters) Models() []string { return Models() }
-
-// Splitter returns the splitter for model, loading it on first use, with the errors of New.
-func (s *Splitters) Splitter(_ context.Context, model string) (sdk.SentenceSplitter, error) {
-	i := 0
-	switch model {
-	case "", PunktEnglish:
-		model = PunktEnglish
-	case UAX29:
-		i = 1
-	default:
-		return New(model)
+// NewSplitters returns what the sentence plugin serves: a registry of the models of New by
+// name, each loaded on first use and then shared, with the errors of New. The model ""
+// selects "punkt:en".
+func NewSplitters() *plugin.SplitterMap {
+	return &plugin.SplitterMap{
+		Names:   Models(),
+		Default: PunktEnglish,
+		Load:    func(_ context.Context, model string) (sdk.SentenceSplitter, error) { return New(model) },
 	}
-	s.once[i].Do(func() { s.split[i], s.err[i] = New(model) })
-	return s.split[i], s.err[i]
 }
 
 // Splitter is a sentence splitter returned by New. It implements sdk.SentenceSplitter and

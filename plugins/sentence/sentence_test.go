@@ -141,26 +141,26 @@ func TestNewRefusesUnknownModelsListingTheKnownOnes(t *testing.T) {
 
 func TestSplittersServesBothModelsAndDefaultsToPunkt(t *testing.T) {
 	t.Parallel()
-	var ss sentence.Splitters
+	ss := sentence.NewSplitters()
 	ctx := context.Background()
 	if diff := cmp.Diff([]string{"punkt:en", "uax29"}, ss.Models()); diff != "" {
 		t.Errorf("Models (-want +got):\n%s", diff)
 	}
 	for model, name := range map[string]string{"": "punkt:en", "punkt:en": "punkt:en", "uax29": "uax29"} {
-		s, err := ss.Splitter(ctx, model)
+		s, err := ss.Model(ctx, model)
 		if err != nil {
-			t.Fatalf("Splitter(%q): %v", model, err)
+			t.Fatalf("Model(%q): %v", model, err)
 		}
 		if got := s.(sdk.Namer).Name(); got != name {
-			t.Errorf("Splitter(%q).Name() = %q, want %q", model, got, name)
+			t.Errorf("Model(%q).Name() = %q, want %q", model, got, name)
 		}
-		again, _ := ss.Splitter(ctx, model)
+		again, _ := ss.Model(ctx, model)
 		if again != s {
-			t.Errorf("Splitter(%q) loaded the model twice", model)
+			t.Errorf("Model(%q) loaded the model twice", model)
 		}
 	}
-	if _, err := ss.Splitter(ctx, "punkt:de"); !errors.Is(err, sdk.ErrUnsupported) {
-		t.Errorf("Splitter(punkt:de) error = %v, want one matching sdk.ErrUnsupported", err)
+	if _, err := ss.Model(ctx, "punkt:de"); !errors.Is(err, sdk.ErrUnsupported) {
+		t.Errorf("Model(punkt:de) error = %v, want one matching sdk.ErrUnsupported", err)
 	}
 }
 
@@ -213,16 +213,16 @@ func TestHeadingAwareUsesThePluginSplitter(t *testing.T) {
 		{
 			// uax29 ends a sentence after "Mr.", the rules do not.
 			model: "uax29",
-			max:   5,
+			max:   4,
 			text:  "Mr. Smith went to Washington. He left.",
 			want:  []string{"Mr.", "Smith went to Washington.", "He left."},
 		},
 		{
 			// punkt does not end a sentence after "3.14.", the rules do.
 			model: "punkt:en",
-			text:  "Pi is 3.14. That is well known. Yes.",
+			text:  "Yes. Pi is 3.14. That is well known.",
 			max:   7,
-			want:  []string{"Pi is 3.14. That is well known.", "Yes."},
+			want:  []string{"Yes.", "Pi is 3.14. That is well known."},
 		},
 	}
 	for _, tc := range cases {
@@ -233,7 +233,7 @@ func TestHeadingAwareUsesThePluginSplitter(t *testing.T) {
 			}
 			doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: tc.text}}}
 			contents := func(sp sdk.SentenceSplitter) []string {
-				h := &chunkers.HeadingAware{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}
+				h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, Sentences: sp, MaxTokens: tc.max, OverlapTokens: chunkers.NoOverlap}}
 				chunks, err := h.Chunk(context.Background(), req, doc)
 				if err != nil {
 					t.Fatal(err)

@@ -35,7 +35,7 @@ func TestReferenceBackendConforms(t *testing.T) {
 // in-process counter.
 func TestServedCounterConformsAndMatchesInProcess(t *testing.T) {
 	t.Parallel()
-	served := servetest.TokenCounter(t, &tiktoken.Counters{}, "cl100k_base")
+	served := servetest.TokenCounter(t, tiktoken.NewCounters(), "cl100k_base")
 	conformance.TokenCounter(t, served)
 
 	var texts []string

@@ -43,7 +43,7 @@ var (
 // New never touches the network or the file system: both backends' vocabularies are
 // compiled into the binary. Building a Counter is not free (each builds its vocabulary's
 // lookup tables: measured on 2 cores, 40 ms for cl100k_base and 230 ms for o200k_base on the
-// Reference backend), so build one per model and share it, or use Counters.
+// Reference backend), so build one per model and share it, or use NewCounters.
 func New(encoding string, backend Backend) (*Counter, error) {
 	if backend == "" {
 		backend = Backtrack

@@ -192,11 +192,11 @@ func TestConcurrentCallsGetTheSameAnswers(t *testing.T) {
 
 func TestCountersShareOneCounterPerModel(t *testing.T) {
 	t.Parallel()
-	var s tiktoken.Counters
+	s := tiktoken.NewCounters()
 	ctx := context.Background()
 	get := func(model string) sdk.TokenCounter {
 		t.Helper()
-		c, err := s.Counter(ctx, model)
+		c, err := s.Model(ctx, model)
 		if err != nil {
 			t.Fatalf("Counter(%q): %v", model, err)
 		}
@@ -214,12 +214,12 @@ func TestCountersShareOneCounterPerModel(t *testing.T) {
 	if got := get("").(sdk.Namer).Name(); got != "tiktoken:cl100k_base" {
 		t.Errorf(`Counter("").Name() = %q, want "tiktoken:cl100k_base"`, got)
 	}
-	if _, err := s.Counter(ctx, "gpt2"); !errors.Is(err, sdk.ErrUnsupported) {
+	if _, err := s.Model(ctx, "gpt2"); !errors.Is(err, sdk.ErrUnsupported) {
 		t.Errorf(`Counter("gpt2") error = %v, want sdk.ErrUnsupported`, err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := s.Counter(cancelled, "r50k_base"); !errors.Is(err, context.Canceled) {
+	if _, err := s.Model(cancelled, "r50k_base"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Counter with a cancelled context: error = %v, want context.Canceled", err)
 	}
 	if diff := cmp.Diff(tiktoken.Models(), s.Models()); diff != "" {
@@ -230,7 +230,7 @@ func TestCountersShareOneCounterPerModel(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([]sdk.TokenCounter, 6)
 	for i := range got {
-		wg.Go(func() { got[i], _ = s.Counter(ctx, "p50k_base") })
+		wg.Go(func() { got[i], _ = s.Model(ctx, "p50k_base") })
 	}
 	wg.Wait()
 	for i, c := range got {

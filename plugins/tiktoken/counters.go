@@ -2,69 +2,37 @@ package tiktoken
 
 import (
 	"context"
-	"sync"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// DefaultModel is the model Counters serves when asked for "": cl100k_base on the Backtrack backend.
+// DefaultModel is the model NewCounters serves when asked for "": cl100k_base on the Backtrack
+// backend, the default.
 const DefaultModel = "cl100k_base"
 
-// Counters hands out a shared Counter per model string, building each on first use; it is what
-// the tiktoken plugin serves (it satisfies sdk/serve's Counters interface). The zero value is
-// ready to use and safe for concurrent use. A Counters keeps every Counter it built for its own
-// lifetime: at most one per encoding and backend ("cl100k_base" and "cl100k_base@backtrack"
-// share one).
-type Counters struct {
-	mu      sync.Mutex
-	entries map[model]*entry
-}
-
-// model is a parsed model string, so "cl100k_base" and "cl100k_base@backtrack" share a Counter.
-type model struct {
-	encoding string
-	backend  Backend
-}
-
-// entry builds one Counter once; callers that ask while it is being built wait for it.
-type entry struct {
-	once    sync.Once
-	counter *Counter
-	err     error
-}
-
-// Models returns the model strings Counters serves, as the package-level Models does.
-func (s *Counters) Models() []string { return Models() }
-
-// Counter returns the shared Counter for model (see ParseModel); "" means DefaultModel. An
-// unknown model is an error matching sdk.ErrUnsupported. Building a Counter is not
-// interruptible: ctx is checked before, not during.
-func (s *Counters) Counter(ctx context.Context, model string) (sdk.TokenCounter, error) {
-	return s.get(ctx, model)
-}
-
-func (s *Counters) get(ctx context.Context, spec string) (*Counter, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+// NewCounters returns what the tiktoken plugin serves: a registry that builds one shared Counter
+// per encoding and backend on first use ("cl100k_base" and "cl100k_base@backtrack" share one) and
+// keeps it, about 80 MB of heap for all eight. Models lists Models(); "" means DefaultModel; an
+// unknown model is ParseModel's error, matching sdk.ErrUnsupported. Building a Counter is not
+// interruptible: a caller that gives up stops waiting, and the Counter is kept for the next.
+func NewCounters() *plugin.CounterMap {
+	return &plugin.CounterMap{
+		Names:   Models(),
+		Default: DefaultModel,
+		Key: func(model string) (string, error) {
+			enc, backend, err := ParseModel(model)
+			if err != nil {
+				return "", err
+			}
+			return enc + backendSep + string(backend), nil
+		},
+		Load: func(_ context.Context, key string) (sdk.TokenCounter, error) {
+			enc, backend, err := ParseModel(key)
+			if err != nil {
+				return nil, err
+			}
+			return New(enc, backend)
+		},
 	}
-	if spec == "" {
-		spec = DefaultModel
-	}
-	enc, backend, err := ParseModel(spec)
-	if err != nil {
-		return nil, err
-	}
-	key := model{enc, backend}
-	s.mu.Lock()
-	if s.entries == nil {
-		s.entries = make(map[model]*entry)
-	}
-	e, ok := s.entries[key]
-	if !ok {
-		e = new(entry)
-		s.entries[key] = e
-	}
-	s.mu.Unlock()
-	e.once.Do(func() { e.counter, e.err = New(enc, backend) })
-	return e.counter, e.err
 }

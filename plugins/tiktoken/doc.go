@@ -10,7 +10,7 @@
 //
 // A model string names an encoding and, after "@", a backend: "cl100k_base" and
 // "cl100k_base@backtrack" (the Backtrack backend, the default), "cl100k_base@fast",
-// "cl100k_base@reference". ParseModel reads them, Models lists them, and Counters hands out one
+// "cl100k_base@reference". ParseModel reads them, Models lists them, and NewCounters hands out one
 // shared Counter per model. Counter.Name gives the tokenizer spec: "tiktoken:cl100k_base" or
 // "tiktoken:cl100k_base@reference".
 //

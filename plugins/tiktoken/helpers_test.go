@@ -9,12 +9,12 @@ import (
 
 // shared builds each counter once for the whole test binary: a Reference counter takes about
 // a second to build.
-var shared tiktoken.Counters
+var shared = tiktoken.NewCounters()
 
 // counter returns the shared counter for encoding and backend.
 func counter(t testing.TB, encoding string, backend tiktoken.Backend) *tiktoken.Counter {
 	t.Helper()
-	tc, err := shared.Counter(context.Background(), encoding+"@"+string(backend))
+	tc, err := shared.Model(context.Background(), encoding+"@"+string(backend))
 	if err != nil {
 		t.Fatal(err)
 	}

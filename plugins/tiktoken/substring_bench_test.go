@@ -83,7 +83,7 @@ func BenchmarkSubstringCounts(b *testing.B) {
 	}
 	base := counter(b, "cl100k_base", tiktoken.Backtrack)
 	tc := &timedCounter{TokenCounter: base}
-	ch := &chunkers.HeadingAware{Counter: tc, MaxTokens: 512, OverlapTokens: 64}
+	ch := &chunkers.HeadingAware{Config: chunkers.Config{Counter: tc, MaxTokens: 512, OverlapTokens: 64}}
 	var pass time.Duration
 	b.SetBytes(int64(total))
 	for b.Loop() {

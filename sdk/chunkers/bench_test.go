@@ -55,8 +55,12 @@ func BenchmarkChunk(b *testing.B) {
 		name string
 		new  func(sdk.TokenCounter) sdk.Chunker
 	}{
-		{"strategy=heading", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.HeadingAware{Counter: c} }},
-		{"strategy=fixed", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.FixedTokens{Counter: c} }},
+		{"strategy=heading", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.HeadingAware{Config: chunkers.Config{Counter: c}}
+		}},
+		{"strategy=fixed", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c}}
+		}},
 		{"strategy=noop", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.Noop{Counter: c} }},
 	} {
 		b.Run(tc.name+"/tokenizer=words", func(b *testing.B) {

@@ -40,6 +40,51 @@ func outline(chunks []sdk.Chunk) []string {
 	return out
 }
 
+// headingTree is a document whose headings skip a level, re-parent and stack.
+func headingTree() *sdk.Document {
+	return &sdk.Document{ID: "d", Blocks: []sdk.Block{
+		para("Preface text."),
+		heading(1, "Guide"),
+		para("Intro."),
+		heading(3, "Deep"), // skipped level: parents to the h1
+		para("Deep text."),
+		heading(2, "Install"),
+		heading(2, "Use"), // a new h2 re-parents under the same h1
+		para("Use text."),
+		heading(1, "Appendix"),
+		para("End."),
+	}}
+}
+
+func TestHeadingAwareFoldsHeadingsIntoTheirSectionsChunks(t *testing.T) {
+	t.Parallel()
+	doc := headingTree()
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
+	got, err := h.Chunk(context.Background(), req, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"0 body -: Preface text.",
+		"1 body -: Guide\n\nIntro.",
+		"2 body 1: Deep\n\nDeep text.",
+		"3 body 1: Install\n\nUse\n\nUse text.", // Install has no text of its own: it travels with Use's
+		"4 body -: Appendix\n\nEnd.",
+	}
+	if diff := cmp.Diff(want, outline(got)); diff != "" {
+		t.Errorf("chunks (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Guide", "Use"}, got[3].SectionPath); diff != "" {
+		t.Errorf("section path (-want +got):\n%s", diff)
+	}
+	// A chunk that starts with its section's heading leaves that heading out of its context.
+	for i, want := range []string{"", "", "Guide", "Guide", ""} {
+		if got[i].Context != want || got[i].EmbedText != sdk.JoinContext(want, got[i].Content) {
+			t.Errorf("chunk %d: context %q and embed text %q, want context %q", i, got[i].Context, got[i].EmbedText, want)
+		}
+	}
+}
+
 func TestHeadingAwareBuildsTheHeadingTree(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
@@ -54,7 +99,7 @@ func TestHeadingAwareBuildsTheHeadingTree(t *testing.T) {
 		heading(1, "Appendix"),
 		para("End."),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +138,7 @@ func TestHeadingAwareAccumulatesBlocksUntilTheBudget(t *testing.T) {
 		heading(1, "H"),
 		para(words(4, "a")), para(words(4, "b")), para(words(4, "c")),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +161,7 @@ func TestHeadingAwareOverlapsWithinASectionOnly(t *testing.T) {
 		heading(1, "K"),
 		para("y1 y2"),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 2, Context: chunkers.ContextNone}, HeadingChunks: true}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +193,7 @@ func TestHeadingAwareSplitsOversizedBlocksAtSentencesThenTokens(t *testing.T) {
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 		para("One two three. Four five six. Seven eight nine. " + long + "."),
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +219,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		{Kind: sdk.KindTable, Text: table},
 	}}
 	t.Run("a table that fits is never split", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: chunkers.NoOverlap}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 40, OverlapTokens: chunkers.NoOverlap}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -185,7 +230,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		}
 	})
 	t.Run("a table over budget is split at rows with its header repeated", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -203,7 +248,7 @@ func TestHeadingAwareKeepsTablesWholeOrRepeatsTheirHeader(t *testing.T) {
 		}
 	})
 	t.Run("KeepTablesWhole keeps it whole and says so", func(t *testing.T) {
-		h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}
+		h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}}
 		got, err := h.Chunk(context.Background(), req, doc)
 		if err != nil {
 			t.Fatal(err)
@@ -221,7 +266,7 @@ func TestHeadingAwareKeepsCodeThatFitsWhole(t *testing.T) {
 		para(words(6, "p")),
 		{Kind: sdk.KindCode, Text: code},
 	}}
-	h := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: chunkers.NoOverlap}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: chunkers.NoOverlap}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -248,8 +293,12 @@ func TestChunkersMakeConstantCounterCalls(t *testing.T) {
 		name string
 		new  func(sdk.TokenCounter) sdk.Chunker
 	}{
-		{"heading-aware", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.HeadingAware{Counter: c, MaxTokens: 64} }},
-		{"fixed-tokens", func(c sdk.TokenCounter) sdk.Chunker { return &chunkers.FixedTokens{Counter: c, MaxTokens: 64} }},
+		{"heading-aware", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.HeadingAware{Config: chunkers.Config{Counter: c, MaxTokens: 64}}
+		}},
+		{"fixed-tokens", func(c sdk.TokenCounter) sdk.Chunker {
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: 64}}
+		}},
 	} {
 		t.Run(tc.name+" makes one Boundaries and one Count call", func(t *testing.T) {
 			rec := &sdk.Recorder{Counter: sdk.Words{}}
@@ -285,7 +334,7 @@ func TestHeadingAwareResplitsAChunkThatFailsVerification(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{para(words(40, "abc"))}}
 	rec := &sdk.Recorder{Counter: skewed{}}
-	h := &chunkers.HeadingAware{Counter: rec, MaxTokens: 8, OverlapTokens: 2}
+	h := &chunkers.HeadingAware{Config: chunkers.Config{Counter: rec, MaxTokens: 8, OverlapTokens: 2}}
 	got, err := h.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -309,12 +358,12 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 		doc  *sdk.Document
 		want error
 	}{
-		{"invalid UTF-8 is invalid input", &chunkers.HeadingAware{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
-		{"invalid UTF-8 is invalid input for fixed windows", &chunkers.FixedTokens{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
+		{"invalid UTF-8 is invalid input", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, bad, sdk.ErrInvalidInput},
+		{"invalid UTF-8 is invalid input for fixed windows", &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}}}, bad, sdk.ErrInvalidInput},
 		{"invalid UTF-8 is invalid input for noop", &chunkers.Noop{Counter: sdk.Words{}}, bad, sdk.ErrInvalidInput},
-		{"overlap at the budget is a config error", &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}, &sdk.Document{}, sdk.ErrInvalidConfig},
+		{"overlap at the budget is a config error", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}}, &sdk.Document{}, sdk.ErrInvalidConfig},
 		{"a missing counter is a config error", &chunkers.HeadingAware{}, &sdk.Document{}, sdk.ErrInvalidConfig},
-		{"a heading of level 0 is invalid input", &chunkers.HeadingAware{Counter: sdk.Words{}}, &sdk.Document{Blocks: []sdk.Block{heading(0, "x")}}, sdk.ErrInvalidInput},
+		{"a heading of level 0 is invalid input", &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}, &sdk.Document{Blocks: []sdk.Block{heading(0, "x")}}, sdk.ErrInvalidInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.c.Chunk(context.Background(), req, tc.doc)
@@ -324,7 +373,7 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 		})
 	}
 	var ie *sdk.InputError
-	_, err := (&chunkers.HeadingAware{Counter: sdk.Words{}}).Chunk(context.Background(), req, bad)
+	_, err := (&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}).Chunk(context.Background(), req, bad)
 	if !errors.As(err, &ie) || ie.Block != 1 || ie.Offset != 4 {
 		t.Errorf("error %v does not name block 1 byte 4", err)
 	}
@@ -333,7 +382,7 @@ func TestChunkersRejectBadInputAndConfig(t *testing.T) {
 func TestFixedTokensWindows(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "T"), para("a b c d e f g h i j")}}
-	f := &chunkers.FixedTokens{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: 1}
+	f := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: 1}}
 	got, err := f.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)

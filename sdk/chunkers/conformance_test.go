@@ -28,19 +28,19 @@ func TestConformance(t *testing.T) {
 				t.Run("heading-aware at "+cfg, func(t *testing.T) {
 					t.Parallel()
 					conformance.Chunker(t, func() sdk.Chunker {
-						return &chunkers.HeadingAware{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
+						return &chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}
 					}, counter)
 				})
 				t.Run("sections at "+cfg, func(t *testing.T) {
 					t.Parallel()
 					conformance.Chunker(t, func() sdk.Chunker {
-						return &chunkers.Sections{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
+						return &chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}
 					}, counter)
 				})
 				t.Run("fixed-tokens at "+cfg, func(t *testing.T) {
 					t.Parallel()
 					conformance.Chunker(t, func() sdk.Chunker {
-						return &chunkers.FixedTokens{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
+						return &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}
 					}, counter)
 				})
 			}
@@ -86,14 +86,8 @@ func fuzzChunker(f *testing.F, newChunker func(counter sdk.TokenCounter, maxToke
 	})
 }
 
-func FuzzHeadingAware(f *testing.F) {
-	fuzzChunker(f, func(counter sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-		return &chunkers.HeadingAware{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
-	})
-}
-
 func FuzzFixedTokens(f *testing.F) {
 	fuzzChunker(f, func(counter sdk.TokenCounter, maxTokens, overlap int) sdk.Chunker {
-		return &chunkers.FixedTokens{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}
+		return &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: maxTokens, OverlapTokens: overlap}}
 	})
 }

@@ -10,23 +10,34 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
+// The default HeadingAware folds each heading into its section's first chunk, puts the
+// heading path (and the document's title) into Context, and embeds Context and Content
+// joined; the budget counts the joined text, and a context too long for a quarter of the
+// budget loses its outer parts.
 func ExampleHeadingAware() {
-	src := []byte("# Guide\n\nChunkers cut documents. They keep headings.\n\n## Install\n\nRun go get.\n")
-	doc, err := markdown.Parse(src, markdown.Options{ID: "guide.md"})
+	src := []byte("# File system\n\n## Promises API\n\n" +
+		"The promises API returns promises. It works on files and directories alike. Each call takes a path.\n\n" +
+		"### fsPromises.access(path)\n\nTests the permissions for the file.\n")
+	doc, err := markdown.Parse(src, markdown.Options{ID: "fs.md"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	chunker := &chunkers.HeadingAware{Counter: sdk.Words{}, MaxTokens: 64}
+	chunker := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}}
 	chunks, err := chunker.Chunk(context.Background(), sdk.Request{TenantID: "acme"}, doc)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, c := range chunks {
-		fmt.Printf("%s %-7s parent=%-10q %d tokens %q\n", c.ID, c.Kind, c.ParentID, c.TokenCount, c.Content)
+		fmt.Printf("%s parent=%q %d tokens, content_hash %s…\n  context %q\n  embed   %q\n", c.ID, c.ParentID, c.TokenCount, c.ContentHash[:12], c.Context, c.EmbedText)
 	}
 	// Output:
-	// guide.md#0 heading parent=""         1 tokens "Guide"
-	// guide.md#1 body    parent="guide.md#0" 6 tokens "Chunkers cut documents. They keep headings."
-	// guide.md#2 heading parent="guide.md#0" 1 tokens "Install"
-	// guide.md#3 body    parent="guide.md#2" 3 tokens "Run go get."
+	// fs.md#0 parent="" 16 tokens, content_hash 3bcf300ded90…
+	//   context ""
+	//   embed   "File system\n\nPromises API\n\nThe promises API returns promises. It works on files and directories alike."
+	// fs.md#1 parent="fs.md#0" 7 tokens, content_hash b409ae3a38c0…
+	//   context "Promises API"
+	//   embed   "Promises API\n\nEach call takes a path."
+	// fs.md#2 parent="fs.md#0" 9 tokens, content_hash 9bc5bb7272c6…
+	//   context "Promises API"
+	//   embed   "Promises API\n\nfsPromises.access(path)\n\nTests the permissions for the file."
 }

@@ -8,32 +8,32 @@ import (
 
 // FixedTokens cuts the canonical text into windows of MaxTokens tokens, each starting
 // OverlapTokens tokens before the previous one ended, at token boundaries and ignoring the
-// document's structure: the baseline the bench compares structured chunkers against. Every
-// chunk is a body chunk with no parent, and Content == canonical[Start:End] trimmed of white
-// space. Counter is required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap
-// means none). Calls and verification are as for HeadingAware.
+// document's structure and words: the baseline the bench compares structured chunkers against.
+// Every chunk is a body chunk with no parent, and Content == canonical[Start:End] trimmed of
+// white space. Its Context is empty by default (ContextNone); ContextTitle and ContextTitlePath
+// give the document's title, and ContextPath nothing, as FixedTokens knows no headings. Counter is
+// required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap means none); Sentences
+// and KeepTablesWhole are not read. Calls and verification are as for HeadingAware.
 type FixedTokens struct {
-	Counter       sdk.TokenCounter
-	MaxTokens     int
-	OverlapTokens int
+	Config
 }
 
-// Budget returns the effective MaxTokens and OverlapTokens.
-func (f *FixedTokens) Budget() (maxTokens, overlapTokens int) {
-	return budget(f.MaxTokens, f.OverlapTokens)
-}
+// KeepsWords reports false: FixedTokens cuts at token boundaries wherever they fall.
+func (f *FixedTokens) KeepsWords() bool { return false }
 
 // Chunk implements sdk.Chunker.
 func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "fixed-tokens chunker"
-	maxTokens, overlap := f.Budget()
-	if err := checkBudget(name, maxTokens, overlap); err != nil {
+	maxTokens, overlap, err := f.check(name)
+	if err != nil {
 		return nil, err
 	}
 	l, err := newLayout(ctx, name, f.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, err
 	}
+	cx := newContexter(l, f.contextMode(ContextNone), maxTokens)
+	title := cx.render(nil) // FixedTokens knows no sections: a context is the title at most
 	all := l.all
 	startOf := func(i int) int {
 		if i == 0 {
@@ -46,10 +46,10 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 	for i := 0; i < len(all); {
 		// The window is tokens i..j; separators between blocks count too, so shrink to fit.
 		j := min(i+maxTokens, len(all)) - 1
-		for j > i && l.tokens(startOf(i), all[j]) > maxTokens {
+		for j > i && l.tokens(startOf(i), all[j])+title.cost > maxTokens {
 			j--
 		}
-		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j]}
+		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j], context: title.text}
 		if prev != nil && prev.end > d.start {
 			d.body, d.overlapEnd = prev.end, prev.end
 		}

@@ -11,18 +11,38 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// layout is a document prepared for packing: its canonical text and the absolute end offset of
-// every token of the blocks that were measured.
+// layout is a document prepared for packing: its canonical text, the absolute end offset of
+// every token of the blocks that were measured, what the parts of a context cost, and where a
+// chunk may start or end without breaking a word.
 type layout struct {
-	doc    *sdk.Document
-	canon  sdk.Canonical
-	sepTok int     // tokens the separator between two blocks costs
-	ends   [][]int // per block, absolute token ends; nil for blocks not measured
-	all    []int   // every measured token end, ascending
+	doc      *sdk.Document
+	canon    sdk.Canonical
+	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
+	arrowTok int     // tokens ContextSeparator costs
+	ends     [][]int // per block, absolute token ends; nil for blocks not measured
+	// retained counts the final chunks from pieces of the measured blocks (sdk.Retained), so
+	// that a plugin counter is not sent their text again; textOf holds, per block, the index
+	// of its text in the Boundaries call (-1 for blocks not measured). retained is nil when
+	// nothing was measured.
+	retained sdk.Retained
+	textOf   []int
+	all      []int   // every measured token end, ascending
+	// textTok holds the tokens of the document's title and of every measured heading's
+	// trimmed text: the parts contexts are made of.
+	textTok map[string]int
+	// reserve holds, per block, the tokens a chunk of that block's section spends before its
+	// content: its context and sdk.ContextJoin. The strategy fills it before making units.
+	reserve []int
+	// sentEnds holds, per prose block, its absolute sentence ends (set by splitter.units).
+	sentEnds [][]int
+	// strong holds, per block, its strong cuts, made on first use by blockStrong (cuts.go);
+	// words, for blocks with long stretches without spaces, all its word starts.
+	strong, words [][]int
 }
 
-// newLayout validates doc and measures the blocks that measure selects with one Boundaries call;
-// a nil measure measures nothing and makes no call.
+// newLayout validates doc and measures, with one Boundaries call, the blocks that measure
+// selects together with the document's title and the separators; a nil measure measures
+// nothing and makes no call.
 func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
 	if counter == nil {
 		return nil, fmt.Errorf("%w: %s: no TokenCounter set", sdk.ErrInvalidConfig, name)
@@ -30,11 +50,15 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 	if err := doc.Validate(); err != nil {
 		return nil, err
 	}
-	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks))}
+	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks)),
+		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{},
+		strong: make([][]int, len(doc.Blocks)), words: make([][]int, len(doc.Blocks))}
 	if measure == nil {
 		return l, nil
 	}
-	texts := []string{sdk.Separator}
+	title := oneLine(doc.Title)
+	texts := []string{sdk.Separator, ContextSeparator, title}
+	const extra = 3
 	var idx []int
 	for i, b := range doc.Blocks {
 		if measure(b) && !sdk.IsBlank(b.Text) {
@@ -42,29 +66,78 @@ func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *
 			idx = append(idx, i)
 		}
 	}
-	bounds, err := counter.Boundaries(ctx, texts)
+	bounds, retained, err := sdk.RetainBoundaries(ctx, counter, texts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
 	}
 	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
 		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
 	}
-	l.sepTok = len(bounds[0])
+	l.retained = retained
+	l.textOf = make([]int, len(doc.Blocks))
+	for i := range l.textOf {
+		l.textOf[i] = -1
+	}
+	for k, i := range idx {
+		l.textOf[i] = k + extra
+	}
+	l.sepTok, l.arrowTok = len(bounds[0]), len(bounds[1])
+	if title != "" {
+		l.textTok[title] = len(bounds[2])
+	}
 	n := 0
-	for _, bs := range bounds[1:] {
+	for _, bs := range bounds[extra:] {
 		n += len(bs)
 	}
 	l.all = make([]int, 0, n)
 	for k, i := range idx {
 		start := l.canon.Starts[i]
-		abs := make([]int, len(bounds[k+1]))
-		for j, e := range bounds[k+1] {
+		abs := make([]int, len(bounds[k+extra]))
+		for j, e := range bounds[k+extra] {
 			abs[j] = start + e
 		}
 		l.ends[i] = abs
 		l.all = append(l.all, abs...)
 	}
+	for _, i := range idx {
+		if doc.Blocks[i].Kind == sdk.KindHeading {
+			a, b := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+			l.textTok[oneLine(l.canon.Text[a:b])] = l.tokens(a, b)
+		}
+	}
 	return l, nil
+}
+
+// pieces returns canonical[a:b] as sdk.Pieces: ranges of the measured blocks' texts as they
+// were sent to Boundaries, and literals for separators and blocks not measured.
+func (l *layout) pieces(out []sdk.Piece, a, b int) []sdk.Piece {
+	text := l.canon.Text
+	for p := a; p < b; {
+		i := l.blockAt(p)
+		start, end := l.canon.Starts[i], l.blockEnd(i)
+		switch {
+		case p < start: // in the separator before block i (blockAt names the block after it)
+			q := min(b, start)
+			out = append(out, sdk.LiteralPiece(text[p:q]))
+			p = q
+		case p >= end: // in the separator after block i
+			q := b
+			if i+1 < len(l.canon.Starts) {
+				q = min(b, l.canon.Starts[i+1])
+			}
+			out = append(out, sdk.LiteralPiece(text[p:q]))
+			p = q
+		default:
+			q := min(b, end)
+			if k := l.textOf[i]; k >= 0 {
+				out = append(out, sdk.Piece{Text: k, Start: p - start, End: q - start})
+			} else {
+				out = append(out, sdk.LiteralPiece(text[p:q]))
+			}
+			p = q
+		}
+	}
+	return out
 }
 
 // blockEnd returns the end offset of block i in the canonical text.
@@ -133,6 +206,13 @@ func (l *layout) midToken(a, b int) int {
 		return -1
 	}
 	return m
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // spanInfo is what a range of the canonical text touches: the kinds of its non-blank blocks,

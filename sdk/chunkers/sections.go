@@ -36,18 +36,23 @@ const (
 // budget, overlap in tokens that never crosses a section or cascades, a correct section
 // hierarchy, exact offsets, and footnotes that are never lost or pushed over budget.
 //
-// A section starts at each non-blank heading whose level is at most SplitLevel and runs to the
-// next; text before the first such heading is an untitled section. A section's SectionPath is
+// A section starts at each non-blank heading whose level is at most SplitLevel (or, when the
+// document has no such heading but deeper ones, at most its shallowest heading's level) and
+// runs to the next; text before the first such heading is an untitled section. A section's SectionPath is
 // the titles of the open section headings of lower level above it, then its own (an h3 nests
 // under the h2 before it when SplitLevel is 3 or more; the untitled section is no one's
 // ancestor). Headings deeper than SplitLevel are body text. Every chunk is a body chunk: the
 // section heading's text is the first line of the section's first chunk. A section that fits
 // MaxTokens is one chunk; a larger one is packed block by block into chunks within the budget,
-// and blocks that do not fit alone are split as HeadingAware splits them (sentences, then token
-// windows; tables and code at lines with their header repeated in Metadata[sdk.MetaPrefix];
-// KeepTablesWhole keeps an oversized table whole and marks it Metadata[sdk.MetaOverBudget]).
-// The next chunk of a section starts with up to OverlapTokens tokens of the previous chunk's
-// own text, never of the overlap that chunk repeats.
+// and blocks that do not fit alone are cut as HeadingAware cuts them (item lines, sentences,
+// words, tokens only inside an over-budget word; tables and code at lines with their header
+// repeated in Metadata[sdk.MetaPrefix]; KeepTablesWhole keeps an oversized table whole and
+// marks it Metadata[sdk.MetaOverBudget]; comment- and anchor-only blocks join a neighbour). A
+// section heading followed directly by another shares that one's chunk. With PackSections, a
+// section that fits whole beside the chunk being packed joins it, and the chunk's SectionPath
+// is the part the paths share. The next chunk of a section starts with up to OverlapTokens
+// tokens of the previous chunk's own text, never of the overlap that chunk repeats. Context
+// and EmbedText are as for HeadingAware (ContextTitlePath by default).
 //
 // A footnote block (sdk.KindFootnote) has the label Attrs[AttrFootnoteLabel], or the
 // "[^label]:" its text starts with. It joins the chunk being packed when that chunk references
@@ -64,86 +69,121 @@ const (
 // document, and a further Count only for a chunk whose verified count exceeds its estimate. It
 // is safe for concurrent use if its Counter and Sentences are.
 type Sections struct {
-	// Counter measures tokens. Required.
-	Counter sdk.TokenCounter
-	// Sentences splits oversized blocks; nil means the in-process sentence.Splitter.
-	Sentences sdk.SentenceSplitter
-	// MaxTokens is the budget of a chunk, overlap and prefix included; 0 means 512.
-	MaxTokens int
-	// OverlapTokens is the overlap between consecutive chunks of a section; 0 means 64 (at
-	// most a quarter of MaxTokens) and NoOverlap means none. It must be less than MaxTokens.
-	OverlapTokens int
+	Config
 	// SplitLevel is the deepest heading level that starts a section; 0 means 2 and NoSplit
 	// (or any negative value) means no heading does.
 	SplitLevel int
-	// KeepTablesWhole keeps a table over budget in one chunk, which then carries
-	// Metadata[sdk.MetaOverBudget] = true, instead of splitting it at rows.
-	KeepTablesWhole bool
+	// PackSections packs a section into the chunk being packed when it fits beside it whole.
+	// It is off by default: on the evaluation sets measured it made retrieved chunks longer
+	// without finding more (see docs/reference/chunkers.md).
+	PackSections bool
 }
 
-// Budget returns the effective MaxTokens and OverlapTokens.
-func (s *Sections) Budget() (maxTokens, overlapTokens int) {
-	return budget(s.MaxTokens, s.OverlapTokens)
-}
-
-// level returns the effective SplitLevel: 0 when no heading starts a section.
-func (s *Sections) level() int {
+// effectiveLevel returns the split level for doc: 0 for NoSplit; else SplitLevel (0 meaning
+// DefaultSplitLevel), or, when doc has no non-blank heading that shallow but has deeper ones,
+// the level of its shallowest heading.
+func (s *Sections) effectiveLevel(doc *sdk.Document) int {
+	split := s.SplitLevel
 	switch {
-	case s.SplitLevel == 0:
-		return DefaultSplitLevel
-	case s.SplitLevel < 0:
+	case split == 0:
+		split = DefaultSplitLevel
+	case split < 0:
 		return 0
 	}
-	return s.SplitLevel
+	shallowest := 0
+	for _, b := range doc.Blocks {
+		if b.Kind == sdk.KindHeading && !sdk.IsBlank(b.Text) && b.Level > 0 && (shallowest == 0 || b.Level < shallowest) {
+			shallowest = b.Level
+		}
+	}
+	if shallowest > split {
+		return shallowest
+	}
+	return split
+}
+
+// end returns where section k's text ends: the end of the last block before the next
+// section's heading.
+func (s sections) end(l *layout, k int) int {
+	last := len(l.doc.Blocks) - 1
+	if k+1 < len(s.list) {
+		last = s.list[k+1].block - 1
+	}
+	return l.blockEnd(last)
+}
+
+// packs reports whether the section with path, whose text ends at end, joins the chunk being
+// packed whole (PackSections), and if so makes the chunk's path the part the two paths share.
+func (p *packer) packs(path []string, end int, cx *contexter) bool {
+	c := p.cur
+	if c == nil || c.overBudget {
+		return false
+	}
+	common := path[:0:0]
+	for k := 0; k < min(len(c.path), len(path)) && c.path[k] == path[k]; k++ {
+		common = append(common, path[k])
+	}
+	ctx := cx.render(common)
+	if p.curCtx.cost < ctx.cost {
+		ctx = p.curCtx // a chunk that starts with a heading keeps its shorter context
+	}
+	if p.l.tokens(c.start, end)+p.curTok+ctx.cost > p.maxTokens {
+		return false
+	}
+	c.path, c.context = common, ctx.text
+	c.onlyHeadings = false
+	p.path, p.ctx, p.headCtx, p.curCtx = common, ctx, ctx, ctx
+	return true
 }
 
 // Chunk implements sdk.Chunker.
 func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
 	const name = "sections chunker"
-	maxTokens, overlap := s.Budget()
-	if err := checkBudget(name, maxTokens, overlap); err != nil {
+	maxTokens, overlap, err := s.check(name)
+	if err != nil {
 		return nil, err
 	}
 	l, err := newLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	sp := splitter{l: l, maxTokens: maxTokens, overlap: overlap, keepTables: s.KeepTablesWhole, sentences: s.Sentences}
+	split := s.effectiveLevel(doc)
+	starts := func(b sdk.Block) bool { return b.Level <= split }
+	secs := headingSections(l, starts)
+	cx := newContexter(l, s.contextMode(ContextTitlePath), maxTokens)
+	secs.reserve(l, cx)
+	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true, overlap: overlap > 0}
 	units, err := sp.units(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
 	}
-	p := packer{l: l, maxTokens: maxTokens, overlap: overlap, ownOverlap: true}
-	split := s.level()
-	type titled struct {
-		level int
-		title string
+	for i, b := range doc.Blocks {
+		if b.Kind == sdk.KindHeading && !starts(b) {
+			for k := range units[i] {
+				units[i][k].heading = false // a heading below the split level is body text
+			}
+		}
 	}
-	var stack []titled
+	p := packer{l: l, maxTokens: maxTokens, overlap: overlap, ownOverlap: true}
 	for i, b := range doc.Blocks {
 		if len(units[i]) == 0 {
 			continue // blank: no text to pack, no section to start
 		}
-		switch {
-		case b.Kind == sdk.KindHeading && b.Level <= split:
-			for len(stack) > 0 && stack[len(stack)-1].level >= b.Level {
-				stack = stack[:len(stack)-1]
+		switch k := secs.of[i]; {
+		case k >= 0 && secs.list[k].block == i:
+			path := secs.list[k].path
+			if s.PackSections && p.packs(path, secs.end(l, k), cx) {
+				break
 			}
-			a, e := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-			stack = append(stack, titled{b.Level, l.canon.Text[a:e]})
-			path := make([]string, len(stack))
-			for k, o := range stack {
-				path[k] = o.title
-			}
-			p.open(nil, path)
+			p.openFolded(nil, path, cx)
 		case b.Kind == sdk.KindFootnote && p.fits(units[i]) && references(l.canon.Text[p.cur.start:p.cur.end], footnoteLabel(b)):
 			// Packed with the chunk that references it, as doc2mark attaches it.
 		case b.Kind == sdk.KindFootnote:
-			p.open(nil, p.path)
+			p.open(nil, p.path, p.ctx)
 			for _, u := range units[i] {
 				p.add(u)
 			}
-			p.open(nil, p.path)
+			p.open(nil, p.path, p.ctx)
 			continue
 		}
 		for _, u := range units[i] {

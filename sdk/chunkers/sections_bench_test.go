@@ -55,7 +55,7 @@ func BenchmarkSections(b *testing.B) {
 			for _, tc := range counters {
 				b.Run(tc.name, func(b *testing.B) {
 					rec := &sdk.Recorder{Counter: tc.new(b)}
-					s := &chunkers.Sections{Counter: rec}
+					s := &chunkers.Sections{Config: chunkers.Config{Counter: rec}}
 					b.SetBytes(size)
 					b.ReportAllocs()
 					chunks := 0

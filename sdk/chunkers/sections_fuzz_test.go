@@ -53,7 +53,7 @@ func FuzzSections(f *testing.F) {
 				doc.Blocks[i].Kind = sdk.KindFootnote
 			}
 		}
-		c := &chunkers.Sections{Counter: counter, MaxTokens: budget, OverlapTokens: ov, SplitLevel: int(level%5) - 1}
+		c := &chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: budget, OverlapTokens: ov}, SplitLevel: int(level%5) - 1}
 		req := conformance.Request()
 		chunks, err := c.Chunk(context.Background(), req, doc)
 		if err := conformance.CheckResult(context.Background(), doc, req, chunks, err, conformance.OptionsFor(c, counter)); err != nil {

@@ -85,7 +85,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "an h3 nests under the h2 before it at split level 3",
-			s:    chunkers.Sections{SplitLevel: 3},
+			s:    chunkers.Sections{Config: chunkers.Config{}, SplitLevel: 3},
 			doc:  guide,
 			want: []string{
 				"0 - []: Preface text.",
@@ -97,7 +97,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "split level 1 starts sections at h1 only",
-			s:    chunkers.Sections{SplitLevel: 1},
+			s:    chunkers.Sections{Config: chunkers.Config{}, SplitLevel: 1},
 			doc:  guide,
 			want: []string{
 				"0 - []: Preface text.",
@@ -106,7 +106,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "NoSplit makes the document one untitled section",
-			s:    chunkers.Sections{SplitLevel: chunkers.NoSplit},
+			s:    chunkers.Sections{Config: chunkers.Config{}, SplitLevel: chunkers.NoSplit},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "A"), para("a"), heading(2, "B"), para("b")}},
 			want: []string{"0 - []: A\n\na\n\nB\n\nb"},
 		},
@@ -120,15 +120,14 @@ func TestSectionsOutlines(t *testing.T) {
 				"0 - []: Before.",
 				"1 - [A]: A\n\na",
 				"2 - [B]: B\n\nb",
-				"3 - [C]: C",
-				"4 - [C > D]: D",
+				"3 - [C > D]: C\n\nD",
 			},
 		},
 		{
 			name: "a skipped level nests under the nearest lower level",
-			s:    chunkers.Sections{SplitLevel: 3},
+			s:    chunkers.Sections{Config: chunkers.Config{}, SplitLevel: 3},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "A"), heading(3, "C"), para("c"), heading(2, "B"), para("b")}},
-			want: []string{"0 - [A]: A", "1 - [A > C]: C\n\nc", "2 - [A > B]: B\n\nb"},
+			want: []string{"0 - [A > C]: A\n\nC\n\nc", "1 - [A > B]: B\n\nb"}, // A has no text of its own: it travels with C's
 		},
 		{
 			name: "blank headings and blank blocks start nothing and make nothing",
@@ -138,7 +137,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "a section over budget is packed block by block",
-			s:    chunkers.Sections{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "H"), para(words(4, "a")), para(words(4, "b")), para(words(4, "c"))}},
 			want: []string{
 				"0 - [H]: H\n\na a a a",
@@ -146,8 +145,18 @@ func TestSectionsOutlines(t *testing.T) {
 			},
 		},
 		{
+			name: "the context's tokens count against the budget",
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 8, OverlapTokens: chunkers.NoOverlap}},
+			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "H"), para(words(4, "a")), para(words(4, "b")), para(words(4, "c"))}},
+			want: []string{
+				"0 - [H]: H\n\na a a a",
+				"1 - [H]: b b b b",
+				"2 - [H]: c c c c",
+			},
+		},
+		{
 			name: "overlap is taken from the previous chunk's own text, within a section only",
-			s:    chunkers.Sections{MaxTokens: 10, OverlapTokens: 4},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 10, OverlapTokens: 4}},
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
 				heading(1, "H"), para("w1 w2 w3 w4 w5 w6 w7 w8"), para("x1 x2"), para("y1 y2 y3 y4 y5"),
 				heading(1, "K"), para("z1 z2"),
@@ -161,7 +170,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "an oversized paragraph is split at sentences, then at tokens",
-			s:    chunkers.Sections{MaxTokens: 7, OverlapTokens: chunkers.NoOverlap},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 7, OverlapTokens: chunkers.NoOverlap}},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{para("One two three. Four five six. Seven eight nine. " + words(30, "z") + ".")}},
 			want: []string{
 				"0 - []: One two three. Four five six.",
@@ -174,7 +183,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "a table over budget is split at rows with its header repeated",
-			s:    chunkers.Sections{MaxTokens: 16, OverlapTokens: chunkers.NoOverlap},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(2, "T"), {Kind: sdk.KindTable, Text: table}}},
 			want: []string{
 				"0 - [T]: T\n\n| k | v |\n|---|---|\n| a | 1 |",
@@ -184,7 +193,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "KeepTablesWhole keeps a table over budget whole in a chunk of its own",
-			s:    chunkers.Sections{MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 14, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}},
 			doc:  &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(2, "T"), {Kind: sdk.KindTable, Text: table}, para("after")}},
 			want: []string{"0 - [T]: T", "1 - [T]: " + table, "2 - [T]: after"},
 		},
@@ -210,7 +219,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "a footnote that does not fit beside its reference is a chunk of its own and stops overlap",
-			s:    chunkers.Sections{MaxTokens: 6, OverlapTokens: 2},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 6, OverlapTokens: 2}},
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
 				heading(1, "T"), para("a [^n] b"), footnote("[^n]: note one two"), para("c d"),
 			}},
@@ -246,7 +255,7 @@ func TestSectionsOutlines(t *testing.T) {
 		},
 		{
 			name: "an oversized footnote is split within the budget and every part is linked",
-			s:    chunkers.Sections{MaxTokens: 4, OverlapTokens: chunkers.NoOverlap},
+			s:    chunkers.Sections{Config: chunkers.Config{MaxTokens: 4, OverlapTokens: chunkers.NoOverlap}},
 			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
 				para("ref [^1]"), footnote("[^1]: one two three four five six"),
 			}},
@@ -270,7 +279,7 @@ func TestSectionsMetadata(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 			heading(1, "H"), para("w1 w2 w3 w4 w5 w6 w7 w8"), para("x1 x2"), para("y1 y2 y3 y4 y5"),
 		}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: 4}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 10, OverlapTokens: 4}}, doc)
 		var overlaps []any
 		for _, c := range got {
 			overlaps = append(overlaps, c.Metadata[sdk.MetaOverlapBytes])
@@ -283,7 +292,7 @@ func TestSectionsMetadata(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 			para("a[^1] b[^2]"), footnote("[^1]: one"), footnote("[^2]: two"), footnote("[^3]: three"),
 		}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 3, OverlapTokens: chunkers.NoOverlap}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 3, OverlapTokens: chunkers.NoOverlap}}, doc)
 		type meta struct {
 			Label, Parent string
 			Notes         any
@@ -307,7 +316,7 @@ func TestSectionsMetadata(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 			heading(1, "A"), para("see [^1]"), heading(1, "B"), para("again [^1]"), footnote("[^1]: n"),
 		}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}}}, doc)
 		if diff := cmp.Diff([]string{"0 - [A]: A\n\nsee [^1]", "1 - [B]: B\n\nagain [^1]\n\n[^1]: n"}, sectionOutline(got)); diff != "" {
 			t.Fatalf("chunks (-want +got):\n%s", diff)
 		}
@@ -320,14 +329,14 @@ func TestSectionsMetadata(t *testing.T) {
 	})
 	t.Run("KeepTablesWhole marks the table's chunk over budget", func(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindTable, Text: "| k |\n|---|\n| a b c d e f g h |"}}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 4, OverlapTokens: chunkers.NoOverlap, KeepTablesWhole: true}}, doc)
 		if len(got) != 1 || got[0].Metadata[sdk.MetaOverBudget] != true || got[0].TokenCount <= 4 {
 			t.Errorf("got %q, metadata %v", sectionOutline(got), got[0].Metadata)
 		}
 	})
 	t.Run("a later part of a split table records the repeated header as its prefix", func(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{{Kind: sdk.KindTable, Text: "| k | v |\n|---|---|\n| a | 1 |\n| b | 2 |\n| c | 3 |"}}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}}, doc)
 		if len(got) != 3 || got[1].Metadata[sdk.MetaPrefix] != "| k | v |\n|---|---|\n" {
 			t.Errorf("got %q, second prefix %q", sectionOutline(got), got[len(got)-1].Metadata[sdk.MetaPrefix])
 		}
@@ -337,7 +346,7 @@ func TestSectionsMetadata(t *testing.T) {
 		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
 			onPage(1, heading(1, "H")), onPage(2, para("p")), {Kind: sdk.KindList, Text: "- l"}, onPage(3, heading(1, "K")), {Kind: sdk.KindCaption, Text: "c"},
 		}}
-		got := chunkSections(t, &chunkers.Sections{Counter: sdk.Words{}}, doc)
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}}}, doc)
 		type span struct {
 			Start, End int
 			Types      []string
@@ -368,7 +377,7 @@ func TestSectionsMakesConstantCounterCalls(t *testing.T) {
 		longestBlock = max(longestBlock, len(b.Text))
 	}
 	rec := &sdk.Recorder{Counter: sdk.Words{}}
-	if _, err := (&chunkers.Sections{Counter: rec, MaxTokens: 64}).Chunk(context.Background(), req, doc); err != nil {
+	if _, err := (&chunkers.Sections{Config: chunkers.Config{Counter: rec, MaxTokens: 64}}).Chunk(context.Background(), req, doc); err != nil {
 		t.Fatal(err)
 	}
 	st := rec.Stats()
@@ -384,7 +393,7 @@ func TestSectionsResplitsAChunkThatFailsVerification(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{heading(1, "H"), para(words(40, "abc"))}}
 	rec := &sdk.Recorder{Counter: skewed{}}
-	s := &chunkers.Sections{Counter: rec, MaxTokens: 8, OverlapTokens: 2}
+	s := &chunkers.Sections{Config: chunkers.Config{Counter: rec, MaxTokens: 8, OverlapTokens: 2}}
 	got, err := s.Chunk(context.Background(), req, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -405,12 +414,12 @@ func TestSectionsRejectsBadInputAndConfig(t *testing.T) {
 		doc  *sdk.Document
 		want error
 	}{
-		{"invalid UTF-8 is invalid input", &chunkers.Sections{Counter: sdk.Words{}},
+		{"invalid UTF-8 is invalid input", &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}}},
 			&sdk.Document{Blocks: []sdk.Block{para("fine"), footnote("bad \xff byte")}}, sdk.ErrInvalidInput},
-		{"a heading of level 0 is invalid input", &chunkers.Sections{Counter: sdk.Words{}},
+		{"a heading of level 0 is invalid input", &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}}},
 			&sdk.Document{Blocks: []sdk.Block{heading(0, "x")}}, sdk.ErrInvalidInput},
-		{"overlap at the budget is a config error", &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}, &sdk.Document{}, sdk.ErrInvalidConfig},
-		{"a negative budget is a config error", &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: -1}, &sdk.Document{}, sdk.ErrInvalidConfig},
+		{"overlap at the budget is a config error", &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 8, OverlapTokens: 8}}, &sdk.Document{}, sdk.ErrInvalidConfig},
+		{"a negative budget is a config error", &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: -1}}, &sdk.Document{}, sdk.ErrInvalidConfig},
 		{"a missing counter is a config error", &chunkers.Sections{}, &sdk.Document{}, sdk.ErrInvalidConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -430,8 +439,8 @@ func TestSectionsBudget(t *testing.T) {
 		wantMax, wantOvl int
 	}{
 		{"the zero value means 512 and 64", chunkers.Sections{}, 512, 64},
-		{"the default overlap is at most a quarter of the budget", chunkers.Sections{MaxTokens: 16}, 16, 4},
-		{"NoOverlap means none", chunkers.Sections{MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}, 16, 0},
+		{"the default overlap is at most a quarter of the budget", chunkers.Sections{Config: chunkers.Config{MaxTokens: 16}}, 16, 4},
+		{"NoOverlap means none", chunkers.Sections{Config: chunkers.Config{MaxTokens: 16, OverlapTokens: chunkers.NoOverlap}}, 16, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if m, o := tc.s.Budget(); m != tc.wantMax || o != tc.wantOvl {
@@ -448,7 +457,7 @@ func ExampleSections() {
 		log.Fatal(err)
 	}
 	doc.Blocks = append(doc.Blocks, sdk.Block{Kind: sdk.KindFootnote, Text: "[^1]: Into chunks."})
-	chunker := &chunkers.Sections{Counter: sdk.Words{}, MaxTokens: 64}
+	chunker := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64}}
 	chunks, err := chunker.Chunk(context.Background(), sdk.Request{}, doc)
 	if err != nil {
 		log.Fatal(err)

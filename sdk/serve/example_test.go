@@ -1,79 +1,29 @@
 package serve_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"os"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
 
-func ExampleCounterMap() {
-	// A plugin's main passes this map to serve.TokenCounter.
-	models := serve.CounterMap{"words": sdk.Words{}, "runes": sdk.Runes{}}
-	fmt.Println(models.Models())
-
-	tc, _ := models.Counter(context.Background(), "words")
-	counts, _ := tc.Count(context.Background(), []string{"one two three"})
-	fmt.Println(counts)
-
-	_, err := models.Counter(context.Background(), "")
-	fmt.Println(err)
-	// Output:
-	// [runes words]
-	// [3]
-	// chunkkit: unsupported: no model named and no default; this plugin serves runes, words
-}
-
-// loader is a serve.Counters that loads each model on first use, as a plugin whose models are
-// files would, and keeps it for later requests. It is safe for concurrent use.
-type loader struct {
-	mu     sync.Mutex
-	loaded map[string]sdk.TokenCounter
-}
-
-// Models lists nothing: any model may be asked for, and Counter says whether it exists.
-func (l *loader) Models() []string { return nil }
-
-func (l *loader) Counter(ctx context.Context, model string) (sdk.TokenCounter, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if tc, ok := l.loaded[model]; ok {
-		return tc, nil
+func ExampleTokenCounter() {
+	// A plugin's main. Run by hand, as here, it returns ErrNotLaunched at once; started by a
+	// chunkkit host, it serves until the host stops it.
+	models := plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}, "runes": sdk.Runes{}})
+	err := serve.TokenCounter(models, serve.WithName("example"), serve.WithVersion("1.0.0"))
+	if errors.Is(err, serve.ErrNotLaunched) {
+		fmt.Println(err)
+		return
 	}
-	tc, err := load(ctx, model)
 	if err != nil {
-		return nil, err
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	l.loaded[model] = tc
-	return tc, nil
-}
-
-// load stands in for reading a vocabulary file.
-func load(_ context.Context, model string) (sdk.TokenCounter, error) {
-	switch model {
-	case "words":
-		return sdk.Words{}, nil
-	case "runes":
-		return sdk.Runes{}, nil
-	}
-	return nil, fmt.Errorf("%w: model %q; this plugin knows words and runes", sdk.ErrUnsupported, model)
-}
-
-func ExampleCounters() {
-	l := &loader{loaded: make(map[string]sdk.TokenCounter)}
-	// A plugin's main would now call serve.TokenCounter(l, serve.WithName("lazy")).
-	var _ serve.Counters = l
-
-	tc, _ := l.Counter(context.Background(), "runes")
-	counts, _ := tc.Count(context.Background(), []string{"héllo"})
-	fmt.Println(counts)
-
-	_, err := l.Counter(context.Background(), "bpe")
-	fmt.Println(errors.Is(err, sdk.ErrUnsupported), err)
 	// Output:
-	// [5]
-	// true chunkkit: unsupported: model "bpe"; this plugin knows words and runes
+	// This binary is a chunkkit plugin; run it through chunkkit (see docs/plugins.md).
+	// chunkkit starts it from a manifest (chunkkit.plugins.json) with the handshake in its environment.
 }

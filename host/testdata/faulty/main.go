@@ -4,10 +4,15 @@
 //
 // Its flags choose a start-up fault: -garbage prints to stdout before the handshake,
 // -cookie serves with a different magic cookie, -sleep waits before serving, -wrong-counts
-// answers Count with one count too few, -grpc-default-limits serves with go-plugin's
-// DefaultGRPCServer (gRPC's 4 MiB receive limit). Texts choose a call fault: a text
-// containing "CRASH" makes the process exit with status 3 inside the call, one containing
-// "HANG" blocks the call forever.
+// answers Count with one count too few, -lie=KIND breaks the counter contract in another way
+// (see lies) on every text or, with -lie-on=WORD, only on texts containing WORD,
+// -grpc-default-limits serves with go-plugin's DefaultGRPCServer (gRPC's 4 MiB receive
+// limit), -spawn-child starts a child process (this binary again, with -sleeper, which only
+// sleeps) before serving, as an interpreter or a plugin with helpers would. Texts choose a
+// call fault: a text containing "CRASH" makes the process exit with status 3 inside the call,
+// one containing "PANIC" panics inside the call (which the server recovers), one containing
+// "GOPANIC" panics in a goroutine of its own (which kills the process with a goroutine dump),
+// one containing "HANG" blocks the call forever.
 //
 // It serves with go-plugin directly rather than sdk/serve on purpose: without sdk/serve's
 // watch of its parent, the tests see what the host alone guarantees (Pdeathsig, reaping).
@@ -17,7 +22,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +32,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -36,8 +43,28 @@ func main() {
 	cookie := flag.Bool("cookie", false, "serve with a different magic cookie")
 	sleep := flag.Duration("sleep", 0, "wait this long before serving")
 	wrongCounts := flag.Bool("wrong-counts", false, "answer Count with len(texts)-1 counts")
+	lie := flag.String("lie", "", "break the counter contract: "+strings.Join(slices.Sorted(maps.Keys(lies)), ", "))
+	lieOn := flag.String("lie-on", "", "lie only on texts containing this; empty means every text")
 	defaultLimits := flag.Bool("grpc-default-limits", false, "serve with go-plugin's DefaultGRPCServer")
+	spawnChild := flag.Bool("spawn-child", false, "start a child process (-sleeper) before serving")
+	sleeper := flag.Bool("sleeper", false, "only sleep: the child of -spawn-child")
 	flag.Parse()
+
+	if *sleeper {
+		select {}
+	}
+	if *spawnChild {
+		self, err := os.Executable()
+		if err == nil {
+			child := exec.Command(self, "-sleeper")
+			child.Stderr = os.Stderr
+			err = child.Start()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "faulty: starting a child:", err)
+			os.Exit(1)
+		}
+	}
 
 	// go-plugin points os.Stderr at its stdio stream once it serves; keep the real one.
 	stderr := os.Stderr
@@ -49,19 +76,23 @@ func main() {
 	if *sleep > 0 {
 		time.Sleep(*sleep)
 	}
-	handshake := pluginrpc.Handshake()
+	handshake := pluginserver.Handshake()
 	if *cookie {
 		handshake.MagicCookieValue = "not-the-chunkkit-cookie"
 	}
-	f := &faults{stderr: stderr, wrongCounts: *wrongCounts, models: strings.Split(*models, ",")}
-	grpcServer := pluginrpc.NewGRPCServer
+	if _, ok := lies[*lie]; !ok && *lie != "" {
+		fmt.Fprintf(stderr, "faulty: unknown -lie %q\n", *lie)
+		os.Exit(2)
+	}
+	f := &faults{stderr: stderr, wrongCounts: *wrongCounts, lie: *lie, lieOn: *lieOn, models: strings.Split(*models, ",")}
+	grpcServer := pluginserver.NewGRPCServer
 	if *defaultLimits {
 		grpcServer = plugin.DefaultGRPCServer
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: handshake,
-		VersionedPlugins: pluginrpc.VersionedPlugins(pluginrpc.Plugins{
-			Name: *name, Version: "0.0.1-test", Counters: f, Splitters: f, Logger: logger,
+		VersionedPlugins: pluginserver.VersionedPlugins(pluginserver.Server{
+			Name: *name, Version: "0.0.1-test", Counters: counters{f}, Splitters: splitters{f}, Logger: logger,
 		}),
 		GRPCServer: grpcServer,
 		Logger:     logger,
@@ -72,23 +103,74 @@ func main() {
 type faults struct {
 	stderr      *os.File
 	wrongCounts bool
+	lie, lieOn  string
 	models      []string
+}
+
+// lies are the ways -lie breaks the contract of one text's answer: its count, its boundaries.
+var lies = map[string]struct {
+	count  func(text string, n int) int
+	bounds func(text string, b []int) []int
+}{
+	// Count one more than Boundaries for a text that is not empty: only the two answers
+	// together show it.
+	"mismatch": {count: func(text string, n int) int {
+		if text == "" {
+			return 0
+		}
+		return n + 1
+	}},
+	"negative": {count: func(string, int) int { return -1 }},
+	// The last boundary short of the text's end.
+	"short-ends": {bounds: func(text string, b []int) []int {
+		if len(b) > 0 && len(text) > 0 {
+			b[len(b)-1] = len(text) - 1
+		}
+		return b
+	}},
+	// A token in the empty text.
+	"empty-token": {
+		count: func(text string, n int) int {
+			if text == "" {
+				return 1
+			}
+			return n
+		},
+		bounds: func(text string, b []int) []int {
+			if text == "" {
+				return []int{0}
+			}
+			return b
+		},
+	},
+}
+
+// lying reports whether f lies about text.
+func (f *faults) lying(text string) bool {
+	return f.lie != "" && strings.Contains(text, f.lieOn)
 }
 
 func (f *faults) Models() []string { return f.models }
 
-func (f *faults) Counter(_ context.Context, model string) (sdk.TokenCounter, error) {
+func (f *faults) check(model string) error {
 	if model != "" && !slices.Contains(f.models, model) {
-		return nil, fmt.Errorf("faulty: unknown model %q: %w", model, sdk.ErrUnsupported)
+		return fmt.Errorf("faulty: unknown model %q: %w", model, sdk.ErrUnsupported)
 	}
-	return f, nil
+	return nil
 }
 
-func (f *faults) Splitter(ctx context.Context, model string) (sdk.SentenceSplitter, error) {
-	if _, err := f.Counter(ctx, model); err != nil {
-		return nil, err
-	}
-	return f, nil
+// counters and splitters serve f as the registries of both kinds.
+type (
+	counters  struct{ *faults }
+	splitters struct{ *faults }
+)
+
+func (c counters) Model(_ context.Context, model string) (sdk.TokenCounter, error) {
+	return c.faults, c.check(model)
+}
+
+func (s splitters) Model(_ context.Context, model string) (sdk.SentenceSplitter, error) {
+	return s.faults, s.check(model)
 }
 
 // trip acts on the fault a text asks for.
@@ -98,6 +180,11 @@ func (f *faults) trip(texts []string) {
 		case strings.Contains(t, "CRASH"):
 			fmt.Fprintln(f.stderr, "faulty: crashing on purpose")
 			os.Exit(3)
+		case strings.Contains(t, "GOPANIC"):
+			go func() { panic("faulty: panicking in a goroutine") }()
+			select {}
+		case strings.Contains(t, "PANIC"):
+			panic("faulty: panicking on purpose")
 		case strings.Contains(t, "HANG"):
 			select {}
 		}
@@ -110,12 +197,23 @@ func (f *faults) Count(ctx context.Context, texts []string) ([]int, error) {
 	if f.wrongCounts && len(counts) > 0 {
 		counts = counts[:len(counts)-1]
 	}
+	for i, t := range texts {
+		if l := lies[f.lie]; l.count != nil && f.lying(t) && i < len(counts) {
+			counts[i] = l.count(t, counts[i])
+		}
+	}
 	return counts, err
 }
 
 func (f *faults) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	f.trip(texts)
-	return sdk.Words{}.Boundaries(ctx, texts)
+	bounds, err := sdk.Words{}.Boundaries(ctx, texts)
+	for i, t := range texts {
+		if l := lies[f.lie]; l.bounds != nil && f.lying(t) {
+			bounds[i] = l.bounds(t, bounds[i])
+		}
+	}
+	return bounds, err
 }
 
 func (f *faults) Split(_ context.Context, texts []string) ([][]int, error) {

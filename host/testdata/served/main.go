@@ -4,11 +4,18 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
 
 func main() {
-	serve.TokenCounter(serve.CounterMap{"words": sdk.Words{}, "runes": sdk.Runes{}},
-		serve.WithName("served"), serve.WithVersion("1.2.3"))
+	models := plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}, "runes": sdk.Runes{}})
+	if err := serve.TokenCounter(models, serve.WithName("served"), serve.WithVersion("1.2.3")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

@@ -18,6 +18,7 @@
 package sentencev1
 
 import (
+	commonv1 "github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -31,127 +32,6 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
-
-// InfoRequest is empty; it exists so that fields can be added later.
-type InfoRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *InfoRequest) Reset() {
-	*x = InfoRequest{}
-	mi := &file_sentencev1_sentence_proto_msgTypes[0]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *InfoRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*InfoRequest) ProtoMessage() {}
-
-func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sentencev1_sentence_proto_msgTypes[0]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
-func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{0}
-}
-
-// InfoResponse describes the plugin.
-type InfoResponse struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// name is the plugin's name, such as "sentence".
-	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// version is the plugin's own version, such as "1.2.0".
-	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	// models lists the models the plugin serves, such as "punkt-english" and "uax29". A plugin that
-	// loads models on demand may list none.
-	Models []string `protobuf:"bytes,3,rep,name=models,proto3" json:"models,omitempty"`
-	// protocol_version is the version of this file the plugin implements, "MAJOR.MINOR", such as
-	// "1.0".
-	ProtocolVersion string `protobuf:"bytes,4,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
-	// kinds lists the services the plugin serves: "tokenizer", "sentence".
-	Kinds         []string `protobuf:"bytes,5,rep,name=kinds,proto3" json:"kinds,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *InfoResponse) Reset() {
-	*x = InfoResponse{}
-	mi := &file_sentencev1_sentence_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *InfoResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*InfoResponse) ProtoMessage() {}
-
-func (x *InfoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sentencev1_sentence_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use InfoResponse.ProtoReflect.Descriptor instead.
-func (*InfoResponse) Descriptor() ([]byte, []int) {
-	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *InfoResponse) GetName() string {
-	if x != nil {
-		return x.Name
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetVersion() string {
-	if x != nil {
-		return x.Version
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetModels() []string {
-	if x != nil {
-		return x.Models
-	}
-	return nil
-}
-
-func (x *InfoResponse) GetProtocolVersion() string {
-	if x != nil {
-		return x.ProtocolVersion
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetKinds() []string {
-	if x != nil {
-		return x.Kinds
-	}
-	return nil
-}
 
 // SplitRequest asks for the sentence boundaries of each text.
 type SplitRequest struct {
@@ -169,7 +49,7 @@ type SplitRequest struct {
 
 func (x *SplitRequest) Reset() {
 	*x = SplitRequest{}
-	mi := &file_sentencev1_sentence_proto_msgTypes[2]
+	mi := &file_sentencev1_sentence_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -181,7 +61,7 @@ func (x *SplitRequest) String() string {
 func (*SplitRequest) ProtoMessage() {}
 
 func (x *SplitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sentencev1_sentence_proto_msgTypes[2]
+	mi := &file_sentencev1_sentence_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -194,7 +74,7 @@ func (x *SplitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitRequest.ProtoReflect.Descriptor instead.
 func (*SplitRequest) Descriptor() ([]byte, []int) {
-	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{2}
+	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *SplitRequest) GetModel() string {
@@ -211,17 +91,19 @@ func (x *SplitRequest) GetTexts() [][]byte {
 	return nil
 }
 
-// SplitResponse holds one Ends per text of the request, in order.
+// SplitResponse holds one Ends per text of the request, in order: the end byte offset of each
+// sentence of the text, strictly increasing, each on a UTF-8 rune boundary, the last equal to
+// the text's length. White space after a sentence belongs to it. An empty text has no ends.
 type SplitResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Ends          []*Ends                `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
+	Ends          []*commonv1.Ends       `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SplitResponse) Reset() {
 	*x = SplitResponse{}
-	mi := &file_sentencev1_sentence_proto_msgTypes[3]
+	mi := &file_sentencev1_sentence_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -233,7 +115,7 @@ func (x *SplitResponse) String() string {
 func (*SplitResponse) ProtoMessage() {}
 
 func (x *SplitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sentencev1_sentence_proto_msgTypes[3]
+	mi := &file_sentencev1_sentence_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -246,57 +128,10 @@ func (x *SplitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitResponse.ProtoReflect.Descriptor instead.
 func (*SplitResponse) Descriptor() ([]byte, []int) {
-	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{3}
+	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{1}
 }
 
-func (x *SplitResponse) GetEnds() []*Ends {
-	if x != nil {
-		return x.Ends
-	}
-	return nil
-}
-
-// Ends lists the end byte offset of each sentence of one text: strictly increasing, each on a
-// UTF-8 rune boundary, the last equal to the text's length. White space after a sentence belongs
-// to it. An empty text has no ends.
-type Ends struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Ends          []int64                `protobuf:"varint,1,rep,packed,name=ends,proto3" json:"ends,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Ends) Reset() {
-	*x = Ends{}
-	mi := &file_sentencev1_sentence_proto_msgTypes[4]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Ends) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Ends) ProtoMessage() {}
-
-func (x *Ends) ProtoReflect() protoreflect.Message {
-	mi := &file_sentencev1_sentence_proto_msgTypes[4]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Ends.ProtoReflect.Descriptor instead.
-func (*Ends) Descriptor() ([]byte, []int) {
-	return file_sentencev1_sentence_proto_rawDescGZIP(), []int{4}
-}
-
-func (x *Ends) GetEnds() []int64 {
+func (x *SplitResponse) GetEnds() []*commonv1.Ends {
 	if x != nil {
 		return x.Ends
 	}
@@ -307,23 +142,14 @@ var File_sentencev1_sentence_proto protoreflect.FileDescriptor
 
 const file_sentencev1_sentence_proto_rawDesc = "" +
 	"\n" +
-	"\x19sentencev1/sentence.proto\x12\x14chunkkit.sentence.v1\"\r\n" +
-	"\vInfoRequest\"\x95\x01\n" +
-	"\fInfoResponse\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\tR\aversion\x12\x16\n" +
-	"\x06models\x18\x03 \x03(\tR\x06models\x12)\n" +
-	"\x10protocol_version\x18\x04 \x01(\tR\x0fprotocolVersion\x12\x14\n" +
-	"\x05kinds\x18\x05 \x03(\tR\x05kinds\":\n" +
+	"\x19sentencev1/sentence.proto\x12\x14chunkkit.sentence.v1\x1a\x15commonv1/common.proto\":\n" +
 	"\fSplitRequest\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\x14\n" +
-	"\x05texts\x18\x02 \x03(\fR\x05texts\"?\n" +
-	"\rSplitResponse\x12.\n" +
-	"\x04ends\x18\x01 \x03(\v2\x1a.chunkkit.sentence.v1.EndsR\x04ends\"\x1a\n" +
-	"\x04Ends\x12\x12\n" +
-	"\x04ends\x18\x01 \x03(\x03R\x04ends2\xb3\x01\n" +
-	"\x10SentenceSplitter\x12M\n" +
-	"\x04Info\x12!.chunkkit.sentence.v1.InfoRequest\x1a\".chunkkit.sentence.v1.InfoResponse\x12P\n" +
+	"\x05texts\x18\x02 \x03(\fR\x05texts\"=\n" +
+	"\rSplitResponse\x12,\n" +
+	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends2\xaf\x01\n" +
+	"\x10SentenceSplitter\x12I\n" +
+	"\x04Info\x12\x1f.chunkkit.common.v1.InfoRequest\x1a .chunkkit.common.v1.InfoResponse\x12P\n" +
 	"\x05Split\x12\".chunkkit.sentence.v1.SplitRequest\x1a#.chunkkit.sentence.v1.SplitResponseBFZDgithub.com/chunkkit/chunkkit/internal/protocol/sentencev1;sentencev1b\x06proto3"
 
 var (
@@ -338,20 +164,20 @@ func file_sentencev1_sentence_proto_rawDescGZIP() []byte {
 	return file_sentencev1_sentence_proto_rawDescData
 }
 
-var file_sentencev1_sentence_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_sentencev1_sentence_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_sentencev1_sentence_proto_goTypes = []any{
-	(*InfoRequest)(nil),   // 0: chunkkit.sentence.v1.InfoRequest
-	(*InfoResponse)(nil),  // 1: chunkkit.sentence.v1.InfoResponse
-	(*SplitRequest)(nil),  // 2: chunkkit.sentence.v1.SplitRequest
-	(*SplitResponse)(nil), // 3: chunkkit.sentence.v1.SplitResponse
-	(*Ends)(nil),          // 4: chunkkit.sentence.v1.Ends
+	(*SplitRequest)(nil),          // 0: chunkkit.sentence.v1.SplitRequest
+	(*SplitResponse)(nil),         // 1: chunkkit.sentence.v1.SplitResponse
+	(*commonv1.Ends)(nil),         // 2: chunkkit.common.v1.Ends
+	(*commonv1.InfoRequest)(nil),  // 3: chunkkit.common.v1.InfoRequest
+	(*commonv1.InfoResponse)(nil), // 4: chunkkit.common.v1.InfoResponse
 }
 var file_sentencev1_sentence_proto_depIdxs = []int32{
-	4, // 0: chunkkit.sentence.v1.SplitResponse.ends:type_name -> chunkkit.sentence.v1.Ends
-	0, // 1: chunkkit.sentence.v1.SentenceSplitter.Info:input_type -> chunkkit.sentence.v1.InfoRequest
-	2, // 2: chunkkit.sentence.v1.SentenceSplitter.Split:input_type -> chunkkit.sentence.v1.SplitRequest
-	1, // 3: chunkkit.sentence.v1.SentenceSplitter.Info:output_type -> chunkkit.sentence.v1.InfoResponse
-	3, // 4: chunkkit.sentence.v1.SentenceSplitter.Split:output_type -> chunkkit.sentence.v1.SplitResponse
+	2, // 0: chunkkit.sentence.v1.SplitResponse.ends:type_name -> chunkkit.common.v1.Ends
+	3, // 1: chunkkit.sentence.v1.SentenceSplitter.Info:input_type -> chunkkit.common.v1.InfoRequest
+	0, // 2: chunkkit.sentence.v1.SentenceSplitter.Split:input_type -> chunkkit.sentence.v1.SplitRequest
+	4, // 3: chunkkit.sentence.v1.SentenceSplitter.Info:output_type -> chunkkit.common.v1.InfoResponse
+	1, // 4: chunkkit.sentence.v1.SentenceSplitter.Split:output_type -> chunkkit.sentence.v1.SplitResponse
 	3, // [3:5] is the sub-list for method output_type
 	1, // [1:3] is the sub-list for method input_type
 	1, // [1:1] is the sub-list for extension type_name
@@ -370,7 +196,7 @@ func file_sentencev1_sentence_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sentencev1_sentence_proto_rawDesc), len(file_sentencev1_sentence_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   2,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,6 +19,7 @@ package sentencev1
 
 import (
 	context "context"
+	commonv1 "github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -43,7 +44,7 @@ const (
 // and the answer holds one entry per text, in request order.
 type SentenceSplitterClient interface {
 	// Info says what the plugin is and which models it serves.
-	Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error)
+	Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error)
 	// Split returns the end byte offset of every sentence of each text.
 	Split(ctx context.Context, in *SplitRequest, opts ...grpc.CallOption) (*SplitResponse, error)
 }
@@ -56,9 +57,9 @@ func NewSentenceSplitterClient(cc grpc.ClientConnInterface) SentenceSplitterClie
 	return &sentenceSplitterClient{cc}
 }
 
-func (c *sentenceSplitterClient) Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error) {
+func (c *sentenceSplitterClient) Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(InfoResponse)
+	out := new(commonv1.InfoResponse)
 	err := c.cc.Invoke(ctx, SentenceSplitter_Info_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -85,7 +86,7 @@ func (c *sentenceSplitterClient) Split(ctx context.Context, in *SplitRequest, op
 // and the answer holds one entry per text, in request order.
 type SentenceSplitterServer interface {
 	// Info says what the plugin is and which models it serves.
-	Info(context.Context, *InfoRequest) (*InfoResponse, error)
+	Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error)
 	// Split returns the end byte offset of every sentence of each text.
 	Split(context.Context, *SplitRequest) (*SplitResponse, error)
 	mustEmbedUnimplementedSentenceSplitterServer()
@@ -98,7 +99,7 @@ type SentenceSplitterServer interface {
 // pointer dereference when methods are called.
 type UnimplementedSentenceSplitterServer struct{}
 
-func (UnimplementedSentenceSplitterServer) Info(context.Context, *InfoRequest) (*InfoResponse, error) {
+func (UnimplementedSentenceSplitterServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Info not implemented")
 }
 func (UnimplementedSentenceSplitterServer) Split(context.Context, *SplitRequest) (*SplitResponse, error) {
@@ -126,7 +127,7 @@ func RegisterSentenceSplitterServer(s grpc.ServiceRegistrar, srv SentenceSplitte
 }
 
 func _SentenceSplitter_Info_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(InfoRequest)
+	in := new(commonv1.InfoRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func _SentenceSplitter_Info_Handler(srv interface{}, ctx context.Context, dec fu
 		FullMethod: SentenceSplitter_Info_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(SentenceSplitterServer).Info(ctx, req.(*InfoRequest))
+		return srv.(SentenceSplitterServer).Info(ctx, req.(*commonv1.InfoRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }

@@ -1,4 +1,4 @@
-// chunkkit tokenizer protocol version: 1.0
+// chunkkit tokenizer protocol version: 1.1
 //
 // The tokenizer service of a chunkkit plugin. This file is the specification for plugins
 // written in any language; docs/protocol.md describes the handshake, the error codes and the
@@ -18,6 +18,7 @@
 package tokenizerv1
 
 import (
+	commonv1 "github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -31,127 +32,6 @@ const (
 	// Verify that runtime/protoimpl is sufficiently up-to-date.
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
-
-// InfoRequest is empty; it exists so that fields can be added later.
-type InfoRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *InfoRequest) Reset() {
-	*x = InfoRequest{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[0]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *InfoRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*InfoRequest) ProtoMessage() {}
-
-func (x *InfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[0]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use InfoRequest.ProtoReflect.Descriptor instead.
-func (*InfoRequest) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{0}
-}
-
-// InfoResponse describes the plugin.
-type InfoResponse struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// name is the plugin's name, such as "tiktoken".
-	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// version is the plugin's own version, such as "1.2.0".
-	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	// models lists the models the plugin serves, such as "cl100k_base" and "o200k_base". A plugin
-	// that loads models on demand (for example from a path) may list none.
-	Models []string `protobuf:"bytes,3,rep,name=models,proto3" json:"models,omitempty"`
-	// protocol_version is the version of this file the plugin implements, "MAJOR.MINOR", such as
-	// "1.0".
-	ProtocolVersion string `protobuf:"bytes,4,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
-	// kinds lists the services the plugin serves: "tokenizer", "sentence".
-	Kinds         []string `protobuf:"bytes,5,rep,name=kinds,proto3" json:"kinds,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *InfoResponse) Reset() {
-	*x = InfoResponse{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *InfoResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*InfoResponse) ProtoMessage() {}
-
-func (x *InfoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use InfoResponse.ProtoReflect.Descriptor instead.
-func (*InfoResponse) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *InfoResponse) GetName() string {
-	if x != nil {
-		return x.Name
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetVersion() string {
-	if x != nil {
-		return x.Version
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetModels() []string {
-	if x != nil {
-		return x.Models
-	}
-	return nil
-}
-
-func (x *InfoResponse) GetProtocolVersion() string {
-	if x != nil {
-		return x.ProtocolVersion
-	}
-	return ""
-}
-
-func (x *InfoResponse) GetKinds() []string {
-	if x != nil {
-		return x.Kinds
-	}
-	return nil
-}
 
 // CountRequest asks for the number of tokens in each text.
 type CountRequest struct {
@@ -169,7 +49,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[2]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -181,7 +61,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[2]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -194,7 +74,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{2}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *CountRequest) GetModel() string {
@@ -222,7 +102,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[3]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -234,7 +114,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[3]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -247,7 +127,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{3}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *CountResponse) GetCounts() []int64 {
@@ -270,7 +150,7 @@ type BoundariesRequest struct {
 
 func (x *BoundariesRequest) Reset() {
 	*x = BoundariesRequest{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -282,7 +162,7 @@ func (x *BoundariesRequest) String() string {
 func (*BoundariesRequest) ProtoMessage() {}
 
 func (x *BoundariesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -295,7 +175,7 @@ func (x *BoundariesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoundariesRequest.ProtoReflect.Descriptor instead.
 func (*BoundariesRequest) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{4}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *BoundariesRequest) GetModel() string {
@@ -312,17 +192,20 @@ func (x *BoundariesRequest) GetTexts() [][]byte {
 	return nil
 }
 
-// BoundariesResponse holds one Ends per text of the request, in order.
+// BoundariesResponse holds one Ends per text of the request, in order: the end byte offset of
+// each token of the text, non-decreasing (two tokens may end at the same offset when they come
+// from one character), each on a UTF-8 rune boundary, as many as Count reports, the last equal
+// to the text's length. A text of zero tokens has no ends.
 type BoundariesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Ends          []*Ends                `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
+	Ends          []*commonv1.Ends       `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BoundariesResponse) Reset() {
 	*x = BoundariesResponse{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -334,7 +217,7 @@ func (x *BoundariesResponse) String() string {
 func (*BoundariesResponse) ProtoMessage() {}
 
 func (x *BoundariesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -347,40 +230,151 @@ func (x *BoundariesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoundariesResponse.ProtoReflect.Descriptor instead.
 func (*BoundariesResponse) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{5}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{3}
 }
 
-func (x *BoundariesResponse) GetEnds() []*Ends {
+func (x *BoundariesResponse) GetEnds() []*commonv1.Ends {
 	if x != nil {
 		return x.Ends
 	}
 	return nil
 }
 
-// Ends lists the end byte offset of each token of one text: non-decreasing, each on a UTF-8 rune
-// boundary, as many as Count reports, the last equal to the text's length. A text of zero tokens
-// has no ends.
-type Ends struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Ends          []int64                `protobuf:"varint,1,rep,packed,name=ends,proto3" json:"ends,omitempty"`
+// RetainedBoundaries is a BoundariesResponse with the handle of the kept texts (1.1).
+type RetainedBoundaries struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// ends are as in BoundariesResponse.
+	Ends []*commonv1.Ends `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
+	// handle names the kept texts in Range.handle; it is never 0 when the texts were kept. A
+	// plugin keeps at least the 64 most recently retained requests (it may keep more) for as long
+	// as it runs; 0 means it kept nothing, and the host counts with Count instead.
+	Handle        uint64 `protobuf:"varint,2,opt,name=handle,proto3" json:"handle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *Ends) Reset() {
-	*x = Ends{}
+func (x *RetainedBoundaries) Reset() {
+	*x = RetainedBoundaries{}
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetainedBoundaries) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetainedBoundaries) ProtoMessage() {}
+
+func (x *RetainedBoundaries) ProtoReflect() protoreflect.Message {
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetainedBoundaries.ProtoReflect.Descriptor instead.
+func (*RetainedBoundaries) Descriptor() ([]byte, []int) {
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RetainedBoundaries) GetEnds() []*commonv1.Ends {
+	if x != nil {
+		return x.Ends
+	}
+	return nil
+}
+
+func (x *RetainedBoundaries) GetHandle() uint64 {
+	if x != nil {
+		return x.Handle
+	}
+	return 0
+}
+
+// CountRangesRequest asks for the token counts of composite texts (1.1).
+type CountRangesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// model is as in CountRequest; it must be the model the ranges' texts were retained for.
+	Model string `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	// texts are the composite texts to count, in order.
+	Texts         []*Composite `protobuf:"bytes,2,rep,name=texts,proto3" json:"texts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CountRangesRequest) Reset() {
+	*x = CountRangesRequest{}
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CountRangesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CountRangesRequest) ProtoMessage() {}
+
+func (x *CountRangesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CountRangesRequest.ProtoReflect.Descriptor instead.
+func (*CountRangesRequest) Descriptor() ([]byte, []int) {
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *CountRangesRequest) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *CountRangesRequest) GetTexts() []*Composite {
+	if x != nil {
+		return x.Texts
+	}
+	return nil
+}
+
+// Composite is a text made of pieces, concatenated in order. A Composite of no pieces is the
+// empty text.
+type Composite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pieces        []*Piece               `protobuf:"bytes,1,rep,name=pieces,proto3" json:"pieces,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Composite) Reset() {
+	*x = Composite{}
 	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *Ends) String() string {
+func (x *Composite) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*Ends) ProtoMessage() {}
+func (*Composite) ProtoMessage() {}
 
-func (x *Ends) ProtoReflect() protoreflect.Message {
+func (x *Composite) ProtoReflect() protoreflect.Message {
 	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -392,30 +386,178 @@ func (x *Ends) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use Ends.ProtoReflect.Descriptor instead.
-func (*Ends) Descriptor() ([]byte, []int) {
+// Deprecated: Use Composite.ProtoReflect.Descriptor instead.
+func (*Composite) Descriptor() ([]byte, []int) {
 	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{6}
 }
 
-func (x *Ends) GetEnds() []int64 {
+func (x *Composite) GetPieces() []*Piece {
 	if x != nil {
-		return x.Ends
+		return x.Pieces
 	}
 	return nil
+}
+
+// Piece is part of a Composite: bytes sent here, or a range of a retained text.
+type Piece struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Piece:
+	//
+	//	*Piece_Literal
+	//	*Piece_Range
+	Piece         isPiece_Piece `protobuf_oneof:"piece"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Piece) Reset() {
+	*x = Piece{}
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Piece) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Piece) ProtoMessage() {}
+
+func (x *Piece) ProtoReflect() protoreflect.Message {
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Piece.ProtoReflect.Descriptor instead.
+func (*Piece) Descriptor() ([]byte, []int) {
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Piece) GetPiece() isPiece_Piece {
+	if x != nil {
+		return x.Piece
+	}
+	return nil
+}
+
+func (x *Piece) GetLiteral() []byte {
+	if x != nil {
+		if x, ok := x.Piece.(*Piece_Literal); ok {
+			return x.Literal
+		}
+	}
+	return nil
+}
+
+func (x *Piece) GetRange() *Range {
+	if x != nil {
+		if x, ok := x.Piece.(*Piece_Range); ok {
+			return x.Range
+		}
+	}
+	return nil
+}
+
+type isPiece_Piece interface {
+	isPiece_Piece()
+}
+
+type Piece_Literal struct {
+	Literal []byte `protobuf:"bytes,1,opt,name=literal,proto3,oneof"`
+}
+
+type Piece_Range struct {
+	Range *Range `protobuf:"bytes,2,opt,name=range,proto3,oneof"`
+}
+
+func (*Piece_Literal) isPiece_Piece() {}
+
+func (*Piece_Range) isPiece_Piece() {}
+
+// Range is the bytes [start, end) of the text at index text of the RetainBoundaries request
+// whose answer carried handle. A handle the plugin no longer holds is FAILED_PRECONDITION (the
+// host then sends the texts with Count); an index or offsets outside the text are
+// INVALID_ARGUMENT.
+type Range struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Handle        uint64                 `protobuf:"varint,1,opt,name=handle,proto3" json:"handle,omitempty"`
+	Text          uint32                 `protobuf:"varint,2,opt,name=text,proto3" json:"text,omitempty"`
+	Start         uint64                 `protobuf:"varint,3,opt,name=start,proto3" json:"start,omitempty"`
+	End           uint64                 `protobuf:"varint,4,opt,name=end,proto3" json:"end,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Range) Reset() {
+	*x = Range{}
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Range) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Range) ProtoMessage() {}
+
+func (x *Range) ProtoReflect() protoreflect.Message {
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Range.ProtoReflect.Descriptor instead.
+func (*Range) Descriptor() ([]byte, []int) {
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Range) GetHandle() uint64 {
+	if x != nil {
+		return x.Handle
+	}
+	return 0
+}
+
+func (x *Range) GetText() uint32 {
+	if x != nil {
+		return x.Text
+	}
+	return 0
+}
+
+func (x *Range) GetStart() uint64 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *Range) GetEnd() uint64 {
+	if x != nil {
+		return x.End
+	}
+	return 0
 }
 
 var File_tokenizerv1_tokenizer_proto protoreflect.FileDescriptor
 
 const file_tokenizerv1_tokenizer_proto_rawDesc = "" +
 	"\n" +
-	"\x1btokenizerv1/tokenizer.proto\x12\x15chunkkit.tokenizer.v1\"\r\n" +
-	"\vInfoRequest\"\x95\x01\n" +
-	"\fInfoResponse\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\tR\aversion\x12\x16\n" +
-	"\x06models\x18\x03 \x03(\tR\x06models\x12)\n" +
-	"\x10protocol_version\x18\x04 \x01(\tR\x0fprotocolVersion\x12\x14\n" +
-	"\x05kinds\x18\x05 \x03(\tR\x05kinds\":\n" +
+	"\x1btokenizerv1/tokenizer.proto\x12\x15chunkkit.tokenizer.v1\x1a\x15commonv1/common.proto\":\n" +
 	"\fCountRequest\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\x14\n" +
 	"\x05texts\x18\x02 \x03(\fR\x05texts\"'\n" +
@@ -423,16 +565,33 @@ const file_tokenizerv1_tokenizer_proto_rawDesc = "" +
 	"\x06counts\x18\x01 \x03(\x03R\x06counts\"?\n" +
 	"\x11BoundariesRequest\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\x14\n" +
-	"\x05texts\x18\x02 \x03(\fR\x05texts\"E\n" +
-	"\x12BoundariesResponse\x12/\n" +
-	"\x04ends\x18\x01 \x03(\v2\x1b.chunkkit.tokenizer.v1.EndsR\x04ends\"\x1a\n" +
-	"\x04Ends\x12\x12\n" +
-	"\x04ends\x18\x01 \x03(\x03R\x04ends2\x93\x02\n" +
-	"\tTokenizer\x12O\n" +
-	"\x04Info\x12\".chunkkit.tokenizer.v1.InfoRequest\x1a#.chunkkit.tokenizer.v1.InfoResponse\x12R\n" +
+	"\x05texts\x18\x02 \x03(\fR\x05texts\"B\n" +
+	"\x12BoundariesResponse\x12,\n" +
+	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends\"Z\n" +
+	"\x12RetainedBoundaries\x12,\n" +
+	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends\x12\x16\n" +
+	"\x06handle\x18\x02 \x01(\x04R\x06handle\"b\n" +
+	"\x12CountRangesRequest\x12\x14\n" +
+	"\x05model\x18\x01 \x01(\tR\x05model\x126\n" +
+	"\x05texts\x18\x02 \x03(\v2 .chunkkit.tokenizer.v1.CompositeR\x05texts\"A\n" +
+	"\tComposite\x124\n" +
+	"\x06pieces\x18\x01 \x03(\v2\x1c.chunkkit.tokenizer.v1.PieceR\x06pieces\"b\n" +
+	"\x05Piece\x12\x1a\n" +
+	"\aliteral\x18\x01 \x01(\fH\x00R\aliteral\x124\n" +
+	"\x05range\x18\x02 \x01(\v2\x1c.chunkkit.tokenizer.v1.RangeH\x00R\x05rangeB\a\n" +
+	"\x05piece\"[\n" +
+	"\x05Range\x12\x16\n" +
+	"\x06handle\x18\x01 \x01(\x04R\x06handle\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\rR\x04text\x12\x14\n" +
+	"\x05start\x18\x03 \x01(\x04R\x05start\x12\x10\n" +
+	"\x03end\x18\x04 \x01(\x04R\x03end2\xd6\x03\n" +
+	"\tTokenizer\x12I\n" +
+	"\x04Info\x12\x1f.chunkkit.common.v1.InfoRequest\x1a .chunkkit.common.v1.InfoResponse\x12R\n" +
 	"\x05Count\x12#.chunkkit.tokenizer.v1.CountRequest\x1a$.chunkkit.tokenizer.v1.CountResponse\x12a\n" +
 	"\n" +
-	"Boundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.BoundariesResponseBHZFgithub.com/chunkkit/chunkkit/internal/protocol/tokenizerv1;tokenizerv1b\x06proto3"
+	"Boundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.BoundariesResponse\x12g\n" +
+	"\x10RetainBoundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.RetainedBoundaries\x12^\n" +
+	"\vCountRanges\x12).chunkkit.tokenizer.v1.CountRangesRequest\x1a$.chunkkit.tokenizer.v1.CountResponseBHZFgithub.com/chunkkit/chunkkit/internal/protocol/tokenizerv1;tokenizerv1b\x06proto3"
 
 var (
 	file_tokenizerv1_tokenizer_proto_rawDescOnce sync.Once
@@ -446,29 +605,42 @@ func file_tokenizerv1_tokenizer_proto_rawDescGZIP() []byte {
 	return file_tokenizerv1_tokenizer_proto_rawDescData
 }
 
-var file_tokenizerv1_tokenizer_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_tokenizerv1_tokenizer_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_tokenizerv1_tokenizer_proto_goTypes = []any{
-	(*InfoRequest)(nil),        // 0: chunkkit.tokenizer.v1.InfoRequest
-	(*InfoResponse)(nil),       // 1: chunkkit.tokenizer.v1.InfoResponse
-	(*CountRequest)(nil),       // 2: chunkkit.tokenizer.v1.CountRequest
-	(*CountResponse)(nil),      // 3: chunkkit.tokenizer.v1.CountResponse
-	(*BoundariesRequest)(nil),  // 4: chunkkit.tokenizer.v1.BoundariesRequest
-	(*BoundariesResponse)(nil), // 5: chunkkit.tokenizer.v1.BoundariesResponse
-	(*Ends)(nil),               // 6: chunkkit.tokenizer.v1.Ends
+	(*CountRequest)(nil),          // 0: chunkkit.tokenizer.v1.CountRequest
+	(*CountResponse)(nil),         // 1: chunkkit.tokenizer.v1.CountResponse
+	(*BoundariesRequest)(nil),     // 2: chunkkit.tokenizer.v1.BoundariesRequest
+	(*BoundariesResponse)(nil),    // 3: chunkkit.tokenizer.v1.BoundariesResponse
+	(*RetainedBoundaries)(nil),    // 4: chunkkit.tokenizer.v1.RetainedBoundaries
+	(*CountRangesRequest)(nil),    // 5: chunkkit.tokenizer.v1.CountRangesRequest
+	(*Composite)(nil),             // 6: chunkkit.tokenizer.v1.Composite
+	(*Piece)(nil),                 // 7: chunkkit.tokenizer.v1.Piece
+	(*Range)(nil),                 // 8: chunkkit.tokenizer.v1.Range
+	(*commonv1.Ends)(nil),         // 9: chunkkit.common.v1.Ends
+	(*commonv1.InfoRequest)(nil),  // 10: chunkkit.common.v1.InfoRequest
+	(*commonv1.InfoResponse)(nil), // 11: chunkkit.common.v1.InfoResponse
 }
 var file_tokenizerv1_tokenizer_proto_depIdxs = []int32{
-	6, // 0: chunkkit.tokenizer.v1.BoundariesResponse.ends:type_name -> chunkkit.tokenizer.v1.Ends
-	0, // 1: chunkkit.tokenizer.v1.Tokenizer.Info:input_type -> chunkkit.tokenizer.v1.InfoRequest
-	2, // 2: chunkkit.tokenizer.v1.Tokenizer.Count:input_type -> chunkkit.tokenizer.v1.CountRequest
-	4, // 3: chunkkit.tokenizer.v1.Tokenizer.Boundaries:input_type -> chunkkit.tokenizer.v1.BoundariesRequest
-	1, // 4: chunkkit.tokenizer.v1.Tokenizer.Info:output_type -> chunkkit.tokenizer.v1.InfoResponse
-	3, // 5: chunkkit.tokenizer.v1.Tokenizer.Count:output_type -> chunkkit.tokenizer.v1.CountResponse
-	5, // 6: chunkkit.tokenizer.v1.Tokenizer.Boundaries:output_type -> chunkkit.tokenizer.v1.BoundariesResponse
-	4, // [4:7] is the sub-list for method output_type
-	1, // [1:4] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	9,  // 0: chunkkit.tokenizer.v1.BoundariesResponse.ends:type_name -> chunkkit.common.v1.Ends
+	9,  // 1: chunkkit.tokenizer.v1.RetainedBoundaries.ends:type_name -> chunkkit.common.v1.Ends
+	6,  // 2: chunkkit.tokenizer.v1.CountRangesRequest.texts:type_name -> chunkkit.tokenizer.v1.Composite
+	7,  // 3: chunkkit.tokenizer.v1.Composite.pieces:type_name -> chunkkit.tokenizer.v1.Piece
+	8,  // 4: chunkkit.tokenizer.v1.Piece.range:type_name -> chunkkit.tokenizer.v1.Range
+	10, // 5: chunkkit.tokenizer.v1.Tokenizer.Info:input_type -> chunkkit.common.v1.InfoRequest
+	0,  // 6: chunkkit.tokenizer.v1.Tokenizer.Count:input_type -> chunkkit.tokenizer.v1.CountRequest
+	2,  // 7: chunkkit.tokenizer.v1.Tokenizer.Boundaries:input_type -> chunkkit.tokenizer.v1.BoundariesRequest
+	2,  // 8: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:input_type -> chunkkit.tokenizer.v1.BoundariesRequest
+	5,  // 9: chunkkit.tokenizer.v1.Tokenizer.CountRanges:input_type -> chunkkit.tokenizer.v1.CountRangesRequest
+	11, // 10: chunkkit.tokenizer.v1.Tokenizer.Info:output_type -> chunkkit.common.v1.InfoResponse
+	1,  // 11: chunkkit.tokenizer.v1.Tokenizer.Count:output_type -> chunkkit.tokenizer.v1.CountResponse
+	3,  // 12: chunkkit.tokenizer.v1.Tokenizer.Boundaries:output_type -> chunkkit.tokenizer.v1.BoundariesResponse
+	4,  // 13: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:output_type -> chunkkit.tokenizer.v1.RetainedBoundaries
+	1,  // 14: chunkkit.tokenizer.v1.Tokenizer.CountRanges:output_type -> chunkkit.tokenizer.v1.CountResponse
+	10, // [10:15] is the sub-list for method output_type
+	5,  // [5:10] is the sub-list for method input_type
+	5,  // [5:5] is the sub-list for extension type_name
+	5,  // [5:5] is the sub-list for extension extendee
+	0,  // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_tokenizerv1_tokenizer_proto_init() }
@@ -476,13 +648,17 @@ func file_tokenizerv1_tokenizer_proto_init() {
 	if File_tokenizerv1_tokenizer_proto != nil {
 		return
 	}
+	file_tokenizerv1_tokenizer_proto_msgTypes[7].OneofWrappers = []any{
+		(*Piece_Literal)(nil),
+		(*Piece_Range)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tokenizerv1_tokenizer_proto_rawDesc), len(file_tokenizerv1_tokenizer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,4 +1,4 @@
-// chunkkit tokenizer protocol version: 1.0
+// chunkkit tokenizer protocol version: 1.1
 //
 // The tokenizer service of a chunkkit plugin. This file is the specification for plugins
 // written in any language; docs/protocol.md describes the handshake, the error codes and the
@@ -19,6 +19,7 @@ package tokenizerv1
 
 import (
 	context "context"
+	commonv1 "github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	grpc "google.golang.org/grpc"
 	codes "google.golang.org/grpc/codes"
 	status "google.golang.org/grpc/status"
@@ -30,9 +31,11 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Tokenizer_Info_FullMethodName       = "/chunkkit.tokenizer.v1.Tokenizer/Info"
-	Tokenizer_Count_FullMethodName      = "/chunkkit.tokenizer.v1.Tokenizer/Count"
-	Tokenizer_Boundaries_FullMethodName = "/chunkkit.tokenizer.v1.Tokenizer/Boundaries"
+	Tokenizer_Info_FullMethodName             = "/chunkkit.tokenizer.v1.Tokenizer/Info"
+	Tokenizer_Count_FullMethodName            = "/chunkkit.tokenizer.v1.Tokenizer/Count"
+	Tokenizer_Boundaries_FullMethodName       = "/chunkkit.tokenizer.v1.Tokenizer/Boundaries"
+	Tokenizer_RetainBoundaries_FullMethodName = "/chunkkit.tokenizer.v1.Tokenizer/RetainBoundaries"
+	Tokenizer_CountRanges_FullMethodName      = "/chunkkit.tokenizer.v1.Tokenizer/CountRanges"
 )
 
 // TokenizerClient is the client API for Tokenizer service.
@@ -44,11 +47,20 @@ const (
 // size limit), and the answer holds one entry per text, in request order.
 type TokenizerClient interface {
 	// Info says what the plugin is and which models it serves.
-	Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error)
+	Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error)
 	// Count returns the number of tokens in each text.
 	Count(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
 	// Boundaries returns the end byte offset of every token of each text.
 	Boundaries(ctx context.Context, in *BoundariesRequest, opts ...grpc.CallOption) (*BoundariesResponse, error)
+	// RetainBoundaries (1.1) answers as Boundaries and also keeps the request's texts under a
+	// handle, so that CountRanges can count texts made of pieces of them: a host that measures a
+	// document's blocks and then counts the chunks cut from them sends the document once. A 1.0
+	// plugin answers UNIMPLEMENTED, and the host then uses Boundaries and Count.
+	RetainBoundaries(ctx context.Context, in *BoundariesRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error)
+	// CountRanges (1.1) returns the number of tokens of each composite text: the concatenation
+	// of its pieces, each literal bytes or a range of a text kept by RetainBoundaries. The count
+	// is exactly Count's for the concatenated text.
+	CountRanges(ctx context.Context, in *CountRangesRequest, opts ...grpc.CallOption) (*CountResponse, error)
 }
 
 type tokenizerClient struct {
@@ -59,9 +71,9 @@ func NewTokenizerClient(cc grpc.ClientConnInterface) TokenizerClient {
 	return &tokenizerClient{cc}
 }
 
-func (c *tokenizerClient) Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoResponse, error) {
+func (c *tokenizerClient) Info(ctx context.Context, in *commonv1.InfoRequest, opts ...grpc.CallOption) (*commonv1.InfoResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(InfoResponse)
+	out := new(commonv1.InfoResponse)
 	err := c.cc.Invoke(ctx, Tokenizer_Info_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
@@ -89,6 +101,26 @@ func (c *tokenizerClient) Boundaries(ctx context.Context, in *BoundariesRequest,
 	return out, nil
 }
 
+func (c *tokenizerClient) RetainBoundaries(ctx context.Context, in *BoundariesRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RetainedBoundaries)
+	err := c.cc.Invoke(ctx, Tokenizer_RetainBoundaries_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *tokenizerClient) CountRanges(ctx context.Context, in *CountRangesRequest, opts ...grpc.CallOption) (*CountResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CountResponse)
+	err := c.cc.Invoke(ctx, Tokenizer_CountRanges_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // TokenizerServer is the server API for Tokenizer service.
 // All implementations must embed UnimplementedTokenizerServer
 // for forward compatibility.
@@ -98,11 +130,20 @@ func (c *tokenizerClient) Boundaries(ctx context.Context, in *BoundariesRequest,
 // size limit), and the answer holds one entry per text, in request order.
 type TokenizerServer interface {
 	// Info says what the plugin is and which models it serves.
-	Info(context.Context, *InfoRequest) (*InfoResponse, error)
+	Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error)
 	// Count returns the number of tokens in each text.
 	Count(context.Context, *CountRequest) (*CountResponse, error)
 	// Boundaries returns the end byte offset of every token of each text.
 	Boundaries(context.Context, *BoundariesRequest) (*BoundariesResponse, error)
+	// RetainBoundaries (1.1) answers as Boundaries and also keeps the request's texts under a
+	// handle, so that CountRanges can count texts made of pieces of them: a host that measures a
+	// document's blocks and then counts the chunks cut from them sends the document once. A 1.0
+	// plugin answers UNIMPLEMENTED, and the host then uses Boundaries and Count.
+	RetainBoundaries(context.Context, *BoundariesRequest) (*RetainedBoundaries, error)
+	// CountRanges (1.1) returns the number of tokens of each composite text: the concatenation
+	// of its pieces, each literal bytes or a range of a text kept by RetainBoundaries. The count
+	// is exactly Count's for the concatenated text.
+	CountRanges(context.Context, *CountRangesRequest) (*CountResponse, error)
 	mustEmbedUnimplementedTokenizerServer()
 }
 
@@ -113,7 +154,7 @@ type TokenizerServer interface {
 // pointer dereference when methods are called.
 type UnimplementedTokenizerServer struct{}
 
-func (UnimplementedTokenizerServer) Info(context.Context, *InfoRequest) (*InfoResponse, error) {
+func (UnimplementedTokenizerServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Info not implemented")
 }
 func (UnimplementedTokenizerServer) Count(context.Context, *CountRequest) (*CountResponse, error) {
@@ -121,6 +162,12 @@ func (UnimplementedTokenizerServer) Count(context.Context, *CountRequest) (*Coun
 }
 func (UnimplementedTokenizerServer) Boundaries(context.Context, *BoundariesRequest) (*BoundariesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Boundaries not implemented")
+}
+func (UnimplementedTokenizerServer) RetainBoundaries(context.Context, *BoundariesRequest) (*RetainedBoundaries, error) {
+	return nil, status.Error(codes.Unimplemented, "method RetainBoundaries not implemented")
+}
+func (UnimplementedTokenizerServer) CountRanges(context.Context, *CountRangesRequest) (*CountResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CountRanges not implemented")
 }
 func (UnimplementedTokenizerServer) mustEmbedUnimplementedTokenizerServer() {}
 func (UnimplementedTokenizerServer) testEmbeddedByValue()                   {}
@@ -144,7 +191,7 @@ func RegisterTokenizerServer(s grpc.ServiceRegistrar, srv TokenizerServer) {
 }
 
 func _Tokenizer_Info_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(InfoRequest)
+	in := new(commonv1.InfoRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -156,7 +203,7 @@ func _Tokenizer_Info_Handler(srv interface{}, ctx context.Context, dec func(inte
 		FullMethod: Tokenizer_Info_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(TokenizerServer).Info(ctx, req.(*InfoRequest))
+		return srv.(TokenizerServer).Info(ctx, req.(*commonv1.InfoRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -197,6 +244,42 @@ func _Tokenizer_Boundaries_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Tokenizer_RetainBoundaries_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BoundariesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TokenizerServer).RetainBoundaries(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Tokenizer_RetainBoundaries_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TokenizerServer).RetainBoundaries(ctx, req.(*BoundariesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Tokenizer_CountRanges_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CountRangesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TokenizerServer).CountRanges(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Tokenizer_CountRanges_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TokenizerServer).CountRanges(ctx, req.(*CountRangesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Tokenizer_ServiceDesc is the grpc.ServiceDesc for Tokenizer service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -215,6 +298,14 @@ var Tokenizer_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Boundaries",
 			Handler:    _Tokenizer_Boundaries_Handler,
+		},
+		{
+			MethodName: "RetainBoundaries",
+			Handler:    _Tokenizer_RetainBoundaries_Handler,
+		},
+		{
+			MethodName: "CountRanges",
+			Handler:    _Tokenizer_CountRanges_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

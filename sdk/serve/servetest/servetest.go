@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
+	goplugin "github.com/hashicorp/go-plugin"
 
-	"github.com/chunkkit/chunkkit/internal/pluginrpc"
+	"github.com/chunkkit/chunkkit/internal/pluginclient"
+	"github.com/chunkkit/chunkkit/internal/pluginserver"
 	"github.com/chunkkit/chunkkit/sdk"
-	"github.com/chunkkit/chunkkit/sdk/serve"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // Name is the plugin name the served implementation reports and errors carry.
@@ -18,10 +19,10 @@ const Name = "servetest"
 
 // TokenCounter serves c in-process as a tokenizer plugin and returns a counter for model that
 // reaches it over gRPC, as a host's would. The plugin stops when t's test ends.
-func TokenCounter(t testing.TB, c serve.Counters, model string) sdk.TokenCounter {
+func TokenCounter(t testing.TB, c plugin.Counters, model string) sdk.TokenCounter {
 	t.Helper()
-	raw := start(t, pluginrpc.Plugins{Name: Name, Version: "test", Counters: c}, pluginrpc.KindTokenizer)
-	tc, ok := raw.(*pluginrpc.TokenizerClient)
+	raw := start(t, pluginserver.Server{Name: Name, Version: "test", Counters: c}, plugin.KindTokenizer)
+	tc, ok := raw.(*pluginclient.TokenizerClient)
 	if !ok {
 		t.Fatalf("servetest: dispensed %T, want a tokenizer client", raw)
 	}
@@ -30,10 +31,10 @@ func TokenCounter(t testing.TB, c serve.Counters, model string) sdk.TokenCounter
 
 // SentenceSplitter serves s in-process as a sentence plugin and returns a splitter for model
 // that reaches it over gRPC. The plugin stops when t's test ends.
-func SentenceSplitter(t testing.TB, s serve.Splitters, model string) sdk.SentenceSplitter {
+func SentenceSplitter(t testing.TB, s plugin.Splitters, model string) sdk.SentenceSplitter {
 	t.Helper()
-	raw := start(t, pluginrpc.Plugins{Name: Name, Version: "test", Splitters: s}, pluginrpc.KindSentence)
-	sc, ok := raw.(*pluginrpc.SentenceClient)
+	raw := start(t, pluginserver.Server{Name: Name, Version: "test", Splitters: s}, plugin.KindSentence)
+	sc, ok := raw.(*pluginclient.SentenceClient)
 	if !ok {
 		t.Fatalf("servetest: dispensed %T, want a sentence client", raw)
 	}
@@ -41,23 +42,23 @@ func SentenceSplitter(t testing.TB, s serve.Splitters, model string) sdk.Sentenc
 }
 
 // start serves p in go-plugin's test mode and dispenses kind from a client reattached to it.
-func start(t testing.TB, p pluginrpc.Plugins, kind string) any {
+func start(t testing.TB, p pluginserver.Server, kind plugin.Kind) any {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	reattach := make(chan *plugin.ReattachConfig, 1)
+	reattach := make(chan *goplugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	go plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		VersionedPlugins: pluginrpc.VersionedPlugins(p),
-		GRPCServer:       pluginrpc.NewGRPCServer,
+	go goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  pluginserver.Handshake(),
+		VersionedPlugins: pluginserver.VersionedPlugins(p),
+		GRPCServer:       pluginserver.NewGRPCServer,
 		Logger:           hclog.NewNullLogger(),
-		Test:             &plugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed},
+		Test:             &goplugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed},
 	})
 	stop := func() {
 		cancel()
 		<-closed
 	}
-	var rc *plugin.ReattachConfig
+	var rc *goplugin.ReattachConfig
 	select {
 	case rc = <-reattach:
 	case <-time.After(30 * time.Second):
@@ -66,10 +67,10 @@ func start(t testing.TB, p pluginrpc.Plugins, kind string) any {
 	}
 	// A reattached client dispenses from Plugins: go-plugin consults VersionedPlugins only
 	// when it negotiates with a process it started.
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  pluginrpc.Handshake(),
-		Plugins:          pluginrpc.VersionedPlugins(pluginrpc.Plugins{Name: p.Name})[rc.ProtocolVersion],
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  pluginclient.Handshake(),
+		Plugins:          pluginclient.VersionedPlugins(p.Name)[rc.ProtocolVersion],
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Reattach:         rc,
 		Logger:           hclog.NewNullLogger(),
 	})
@@ -81,7 +82,7 @@ func start(t testing.TB, p pluginrpc.Plugins, kind string) any {
 	if err != nil {
 		t.Fatalf("servetest: connect: %v", err)
 	}
-	raw, err := rpc.Dispense(kind)
+	raw, err := rpc.Dispense(string(kind))
 	if err != nil {
 		t.Fatalf("servetest: dispense %s: %v", kind, err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
-	"github.com/chunkkit/chunkkit/sdk/serve"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 	"github.com/chunkkit/chunkkit/sdk/serve/servetest"
 )
 
@@ -18,7 +18,7 @@ func TestACounterServedInProcessKeepsTheCounterLaws(t *testing.T) {
 	for _, model := range []string{"words", "runes"} {
 		t.Run(model+" over the wire passes the conformance kit", func(t *testing.T) {
 			t.Parallel()
-			tc := servetest.TokenCounter(t, serve.CounterMap{"words": sdk.Words{}, "runes": sdk.Runes{}}, model)
+			tc := servetest.TokenCounter(t, plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}, "runes": sdk.Runes{}}), model)
 			conformance.TokenCounter(t, tc)
 		})
 	}
@@ -26,7 +26,7 @@ func TestACounterServedInProcessKeepsTheCounterLaws(t *testing.T) {
 
 func TestTheServedCounterAnswersLikeTheInProcessOne(t *testing.T) {
 	t.Parallel()
-	tc := servetest.TokenCounter(t, serve.CounterMap{"words": sdk.Words{}}, "")
+	tc := servetest.TokenCounter(t, plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}}), "")
 	texts := []string{"one two  three", "", "日本 語"}
 	want, _ := sdk.Words{}.Boundaries(context.Background(), texts)
 	got, err := tc.Boundaries(t.Context(), texts)
@@ -43,7 +43,7 @@ func TestTheServedCounterAnswersLikeTheInProcessOne(t *testing.T) {
 
 func TestAnUnknownModelIsUnsupported(t *testing.T) {
 	t.Parallel()
-	tc := servetest.TokenCounter(t, serve.CounterMap{"words": sdk.Words{}}, "bpe")
+	tc := servetest.TokenCounter(t, plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}}), "bpe")
 	if _, err := tc.Count(t.Context(), []string{"x"}); !errors.Is(err, sdk.ErrUnsupported) {
 		t.Errorf("Count = %v, want an error matching sdk.ErrUnsupported", err)
 	}
@@ -74,7 +74,7 @@ func (lines) Split(ctx context.Context, texts []string) ([][]int, error) {
 
 func TestASplitterServedInProcessKeepsTheSplitterLaws(t *testing.T) {
 	t.Parallel()
-	s := servetest.SentenceSplitter(t, serve.SplitterMap{"lines": lines{}}, "lines")
+	s := servetest.SentenceSplitter(t, plugin.MapOf(map[string]sdk.SentenceSplitter{"lines": lines{}}), "lines")
 	got, err := s.Split(t.Context(), []string{"a\nb", ""})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
@@ -9,5 +12,8 @@ import (
 var version = "devel"
 
 func main() {
-	serve.TokenCounter(&hftokenizer.Counters{}, serve.WithName("hftokenizer"), serve.WithVersion(version))
+	if err := serve.TokenCounter(hftokenizer.NewCounters(), serve.WithName("hftokenizer"), serve.WithVersion(version)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

@@ -14,11 +14,12 @@ import (
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer"
 	"github.com/chunkkit/chunkkit/plugins/hftokenizer/reffiles"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // openHost builds this command and returns a host that starts it on demand.
 func openHost(t *testing.T) *host.Host {
-	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-hftokenizer", Name: host.HFPlugin, Kinds: []string{host.KindTokenizer}})
+	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-hftokenizer", Name: host.HFPlugin, Kinds: []plugin.Kind{plugin.KindTokenizer}})
 }
 
 // TestPluginAnswersLikeThePackage starts the built plugin through a chunkkit host for every
@@ -50,8 +51,8 @@ func TestPluginAnswersLikeThePackage(t *testing.T) {
 				if !strings.HasSuffix(spec, hftokenizer.SpecialSuffix) {
 					conformance.TokenCounter(t, remote)
 				}
-				var c hftokenizer.Counters
-				local, err := c.Counter(ctx, strings.TrimPrefix(spec, "hf:"))
+				c := hftokenizer.NewCounters()
+				local, err := c.Model(ctx, strings.TrimPrefix(spec, "hf:"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -78,13 +79,13 @@ func TestBadFilesFailWhenTheCounterIsMade(t *testing.T) {
 		t.Errorf("missing file: %v, want ErrUnsupported naming %s", err, missing)
 	}
 
-	unigram := filepath.Join(dir, "unigram.json")
-	if err := os.WriteFile(unigram, []byte(`{"added_tokens":[],"normalizer":null,"pre_tokenizer":null,"model":{"type":"Unigram","vocab":[["a",0.0]]}}`), 0o644); err != nil {
+	refused := filepath.Join(dir, "scripts.json")
+	if err := os.WriteFile(refused, []byte(`{"added_tokens":[],"normalizer":null,"pre_tokenizer":{"type":"UnicodeScripts"},"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0.0],["a",-1.0]]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = h.TokenCounter(ctx, "hf:"+unigram)
-	if !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), `model type "Unigram"`) {
-		t.Errorf("Unigram file: %v, want ErrUnsupported naming the model type", err)
+	_, err = h.TokenCounter(ctx, "hf:"+refused)
+	if !errors.Is(err, sdk.ErrUnsupported) || !strings.Contains(err.Error(), `pre-tokenizer type "UnicodeScripts"`) {
+		t.Errorf("UnicodeScripts file: %v, want ErrUnsupported naming the pre-tokenizer", err)
 	}
 
 	// A relative path is the host's: the plugin gets it made absolute.

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/chunkkit/chunkkit/plugins/sentence"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
@@ -9,5 +12,8 @@ import (
 var version = "devel"
 
 func main() {
-	serve.SentenceSplitter(&sentence.Splitters{}, serve.WithName("sentence"), serve.WithVersion(version))
+	if err := serve.SentenceSplitter(sentence.NewSplitters(), serve.WithName("sentence"), serve.WithVersion(version)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

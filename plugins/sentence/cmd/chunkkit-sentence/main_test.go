@@ -13,11 +13,12 @@ import (
 	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/sentence"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // openHost builds this command and returns a host that starts it on demand.
 func openHost(t *testing.T) *host.Host {
-	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-sentence", Name: "sentence", Kinds: []string{host.KindSentence}})
+	return hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-sentence", Name: "sentence", Kinds: []plugin.Kind{plugin.KindSentence}})
 }
 
 // TestPluginAnswersLikeThePackage starts the built plugin through a chunkkit host for each

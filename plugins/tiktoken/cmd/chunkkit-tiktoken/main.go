@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk/serve"
 )
@@ -9,5 +12,8 @@ import (
 var version = "devel"
 
 func main() {
-	serve.TokenCounter(&tiktoken.Counters{}, serve.WithName("tiktoken"), serve.WithVersion(version))
+	if err := serve.TokenCounter(tiktoken.NewCounters(), serve.WithName("tiktoken"), serve.WithVersion(version)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chunkkit/chunkkit/host/hosttest"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // TestPluginAnswersLikeThePackage builds this command, lists it in a manifest, starts it
@@ -17,7 +18,7 @@ import (
 // answers exactly as the package does in-process and refuses unknown encodings.
 func TestPluginAnswersLikeThePackage(t *testing.T) {
 	t.Parallel()
-	h := hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-tiktoken", Name: host.TiktokenPlugin, Kinds: []string{host.KindTokenizer}})
+	h := hosttest.Open(t, hosttest.Plugin{Dir: ".", Binary: "chunkkit-tiktoken", Name: host.TiktokenPlugin, Kinds: []plugin.Kind{plugin.KindTokenizer}})
 
 	ctx := context.Background()
 	texts := []string{"", "Hello, world!", "<|endoftext|> stays text", "🦀 and 中文", "bad \xff byte", strings.Repeat("a", 5000)}

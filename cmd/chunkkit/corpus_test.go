@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// decodeChunks reads JSONL chunks.
+func decodeChunks(t *testing.T, jsonl string) []sdk.Chunk {
+	t.Helper()
+	var out []sdk.Chunk
+	sc := bufio.NewScanner(strings.NewReader(jsonl))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c sdk.Chunk
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%v: %.80s", err, sc.Text())
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// withoutIDs blanks the fields that carry the document ID, which differs between a file
+// chunked by itself (its base name) and under a directory (its relative path).
+func withoutIDs(chunks []sdk.Chunk) []sdk.Chunk {
+	out := make([]sdk.Chunk, len(chunks))
+	for i, c := range chunks {
+		c.ID, c.DocumentID = "", ""
+		if c.ParentID != "" {
+			c.ParentID = "parent#" + c.ParentID[strings.LastIndexByte(c.ParentID, '#')+1:]
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func TestChunkDirGivesTheChunksOfOneRunPerFile(t *testing.T) {
+	dir := "../../bench/corpus/corpora"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []sdk.Chunk
+	for _, e := range entries {
+		want = append(want, withoutIDs(chunkJSONL(t, filepath.Join(dir, e.Name()), "--max-tokens", "64"))...)
+	}
+	for _, j := range []string{"1", "2", "7"} {
+		t.Run("with -j "+j, func(t *testing.T) {
+			got := chunkJSONL(t, dir, "--max-tokens", "64", "-j", j)
+			if diff := cmp.Diff(want, withoutIDs(got)); diff != "" {
+				t.Errorf("chunk DIR differs from one chunk FILE per file (-want +got):\n%s", diff)
+			}
+			if got[0].DocumentID != entries[0].Name() {
+				t.Errorf("first document ID %q, want %q", got[0].DocumentID, entries[0].Name())
+			}
+		})
+	}
+}
+
+func TestChunkDefaultsToJSONLForSeveralDocumentsAndWritesOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "chunks.jsonl")
+	stdout, stderr, code := runCLI(t, "chunk", "../../bench/corpus/corpora", "--tokenizer", "words", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("with --out, standard output holds %.100q", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunks := decodeChunks(t, string(data)); len(chunks) < 13 {
+		t.Errorf("--out holds %d chunks", len(chunks))
+	}
+	// Text output of several documents ends with the totals, per corpus.
+	stdout, stderr, code = runCLI(t, "chunk", "../../bench/corpus/corpora/tea-guide.md", "../../testdata/sample.md", "--tokenizer", "words", "--format", "text", "-n", "0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "tea-guide.md: ") || !strings.Contains(stdout, "sample.md: ") || !strings.Contains(stdout, "\n2 documents, ") {
+		t.Errorf("text output of two documents:\n%s", stdout)
+	}
+}
+
+// jsonlDocs returns n small documents as a JSONL stream, each naming its corpus.
+func jsonlDocs(n int) []string {
+	lines := make([]string, n)
+	for i := range lines {
+		text := fmt.Sprintf("# Note %d\n\nThis is note number %d. It has two sentences.", i, i)
+		b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("note-%05d", i), "text": text, "corpus": fmt.Sprintf("c%d", i%3)})
+		lines[i] = string(b)
+	}
+	return lines
+}
+
+// TestChunkStreamsAJSONLStreamInOrder feeds 10,000 documents through a pipe and reads the
+// output as it comes: the first document's chunks must be out before the last document is
+// written (so memory is bounded by the documents in flight), and every document comes out
+// once, in input order.
+func TestChunkStreamsAJSONLStreamInOrder(t *testing.T) {
+	const n = 10_000
+	docs := jsonlDocs(n)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	firstOut := make(chan struct{})
+	go func() {
+		defer inW.Close()
+		for i, d := range docs {
+			if i == n-1 {
+				select {
+				case <-firstOut:
+				case <-time.After(30 * time.Second):
+					t.Error("no chunk was written before the last document was read")
+				}
+			}
+			if _, err := io.WriteString(inW, d+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	code := make(chan int, 1)
+	var errOut bytes.Buffer
+	go func() {
+		code <- run(context.Background(), []string{"chunk", "-", "--from", "jsonl", "--tokenizer", "words", "-j", "2"}, inR, outW, &errOut)
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	next, seen := 0, 0
+	for sc.Scan() {
+		var c sdk.Chunk
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if seen == 0 {
+			close(firstOut)
+		}
+		seen++
+		want := fmt.Sprintf("note-%05d", next)
+		if c.DocumentID != want {
+			if c.DocumentID != fmt.Sprintf("note-%05d", next+1) {
+				t.Fatalf("chunk %d is of %s, want %s or the next", seen, c.DocumentID, want)
+			}
+			next++
+		}
+		if c.CorpusID != fmt.Sprintf("c%d", next%3) {
+			t.Fatalf("%s: corpus %q", c.DocumentID, c.CorpusID)
+		}
+	}
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d: %s", c, errOut.String())
+	}
+	if next != n-1 {
+		t.Errorf("the last chunk is of document %d, want %d", next, n-1)
+	}
+}
+
+func TestChunkKeepGoingRecordsFailuresAndGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.md", "# A\n\nfirst")
+	write("b.json", "{not json")
+	write("c.md", "# C\n\nthird")
+	write("d.md", "# D\n\nbad \xff byte")
+
+	_, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words")
+	if code != 1 || !strings.Contains(stderr, "b.json") {
+		t.Errorf("without --keep-going: exit %d, %q; want 1 naming b.json", code, stderr)
+	}
+
+	stdout, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words", "--keep-going")
+	if code != 1 {
+		t.Errorf("--keep-going with failures: exit %d, want 1", code)
+	}
+	if got := documentIDs(decodeChunks(t, stdout)); !cmp.Equal(got, []string{"a.md", "c.md"}) {
+		t.Errorf("documents written: %q, want a.md and c.md", got)
+	}
+	for _, want := range []string{"2 of 4 documents failed", "document 2: " + filepath.Join(dir, "b.json"), "document 4: " + filepath.Join(dir, "d.md"), "invalid UTF-8"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+func TestChunkRefusesBadCorpusArguments(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"-j 0", []string{"-j", "0", "../../testdata/sample.md"}, "-j must be 1 or more"},
+		{"--id with a directory", []string{"--id", "x", "../../bench/corpus/corpora"}, "--id names one document"},
+		{"standard input twice", []string{"--from", "md", "-", "-"}, "read once only"},
+		{"a bad glob", []string{"--include", "[", "../../bench"}, "bad pattern"},
+		{"an unknown --from", []string{"--from", "pdf", "x.pdf"}, `unknown --from "pdf"`},
+		{"a negative timeout", []string{"--timeout", "-1s", "x.md"}, "--timeout must be"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, append([]string{"chunk", "--tokenizer", "words"}, tc.args...)...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+	_, stderr, code := runCLI(t, "chunk", "--tokenizer", "words", t.TempDir())
+	if code != 1 || !strings.Contains(stderr, "no file below it to chunk") {
+		t.Errorf("an empty directory: exit %d, %q", code, stderr)
+	}
+}
+
+// TestChunkInterruptedWritesWhatIsDoneAndExits130 runs the real binary on a stream that stops
+// half way, interrupts it, and checks what a shell sees: exit 130 (143 for SIGTERM), the chunks
+// of the documents done, and no plugin left running.
+func TestChunkInterruptedWritesWhatIsDoneAndExits130(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "chunkkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, "chunk", "-", "--from", "jsonl", "-j", "2") // the tiktoken plugin
+			cmd.Env = append(os.Environ(), "CHUNKKIT_PLUGIN_DIR="+pluginDir)
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range jsonlDocs(20) {
+				io.WriteString(in, d+"\n")
+			}
+			// Standard input stays open: the run waits for more documents until the signal.
+			sc := bufio.NewScanner(out)
+			var ids []string
+			for len(ids) < 20 && sc.Scan() {
+				var c sdk.Chunk
+				if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+					t.Fatal(err)
+				}
+				if len(ids) == 0 || ids[len(ids)-1] != c.DocumentID {
+					ids = append(ids, c.DocumentID)
+				}
+			}
+			plugins := childrenOf(cmd.Process.Pid)
+			if len(plugins) == 0 {
+				t.Fatal("no plugin process under the running chunkkit")
+			}
+			cmd.Process.Signal(sig)
+			for sc.Scan() {
+			}
+			err = cmd.Wait()
+			in.Close()
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+				t.Errorf("exit %d (%v), want %d; stderr:\n%s", code, err, 128+int(sig), errOut.String())
+			}
+			if len(ids) != 20 || ids[19] != "note-00019" {
+				t.Errorf("documents written before the signal: %q", ids)
+			}
+			if !strings.Contains(errOut.String(), "interrupted after 20 documents") {
+				t.Errorf("stderr: %s", errOut.String())
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for _, pid := range plugins {
+				for processAlive(pid) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if processAlive(pid) {
+					t.Errorf("plugin %d still runs after chunkkit exited", pid)
+				}
+			}
+		})
+	}
+}
+
+// childrenOf returns the PIDs whose parent is pid, from /proc.
+func childrenOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		var child int
+		if _, err := fmt.Sscan(e.Name(), &child); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		var ppid int
+		if len(fields) > 1 {
+			fmt.Sscan(fields[1], &ppid)
+		}
+		if ppid == pid {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// processAlive reports whether pid runs and is not a zombie.
+func processAlive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}

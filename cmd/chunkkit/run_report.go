@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chunkkit/chunkkit/pipeline"
+)
+
+// stringList is a flag that may be given many times.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// runSummary tallies a chunk run: per corpus, and the documents that failed.
+type runSummary struct {
+	docs, chunks, tokens int
+	bytes                int64
+	corpora              map[string]*corpusTotals
+	failures             []failure
+}
+
+type corpusTotals struct {
+	docs, chunks, tokens int
+	bytes                int64
+}
+
+// failure is a document that could not be chunked, as --keep-going records it.
+type failure struct {
+	index int
+	name  string
+	err   error
+}
+
+func newRunSummary() *runSummary { return &runSummary{corpora: map[string]*corpusTotals{}} }
+
+func (s *runSummary) add(r pipeline.Result) {
+	corpus := r.Document.CorpusID
+	if len(r.Chunks) > 0 {
+		corpus = r.Chunks[0].CorpusID
+	}
+	t := s.corpora[corpus]
+	if t == nil {
+		t = &corpusTotals{}
+		s.corpora[corpus] = t
+	}
+	tokens := 0
+	for _, c := range r.Chunks {
+		tokens += c.TokenCount
+	}
+	s.docs++
+	s.chunks += len(r.Chunks)
+	s.tokens += tokens
+	s.bytes += int64(r.Bytes)
+	t.docs++
+	t.chunks += len(r.Chunks)
+	t.tokens += tokens
+	t.bytes += int64(r.Bytes)
+}
+
+func (s *runSummary) fail(r pipeline.Result) {
+	s.failures = append(s.failures, failure{index: r.Index, name: r.Input.Name(), err: r.Err})
+}
+
+// text renders the totals of a run of several documents, per corpus when there are several.
+func (s *runSummary) text() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n%d documents, %s: %d chunks, %d tokens in all", s.docs, mb(s.bytes), s.chunks, s.tokens)
+	if len(s.failures) > 0 {
+		fmt.Fprintf(&sb, "; %d failed", len(s.failures))
+	}
+	sb.WriteString("\n")
+	if len(s.corpora) > 1 {
+		names := make([]string, 0, len(s.corpora))
+		for name := range s.corpora {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			t := s.corpora[name]
+			label := name
+			if label == "" {
+				label = "(no corpus)"
+			}
+			fmt.Fprintf(&sb, "  corpus %s: %d documents, %s, %d chunks, %d tokens\n", label, t.docs, mb(t.bytes), t.chunks, t.tokens)
+		}
+	}
+	return sb.String()
+}
+
+// failuresError lists the documents that failed, each with its position in the input and its
+// reason, as the error of a --keep-going run.
+func (s *runSummary) failuresError() error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d of %d documents failed:", len(s.failures), s.docs+len(s.failures))
+	for _, f := range s.failures {
+		fmt.Fprintf(&sb, "\n  document %d: %v", f.index+1, f.err)
+	}
+	return errors.New(sb.String())
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// runProgress writes a progress line to standard error while a run goes on, when it is a
+// terminal (or --progress always): documents, megabytes, MB/s and, when the size of the
+// input is known, the time left.
+type runProgress struct {
+	w          io.Writer
+	on         bool
+	start      time.Time
+	last       time.Time
+	total      int64
+	docs       int
+	failed     int
+	bytes      int64
+	wroteAline bool
+}
+
+func newRunProgress(w io.Writer, mode string, total int64) *runProgress {
+	on := mode == "always"
+	if mode == "auto" {
+		if f, ok := w.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				on = true
+			}
+		}
+	}
+	now := time.Now()
+	return &runProgress{w: w, on: on, start: now, total: total}
+}
+
+func (p *runProgress) update(r pipeline.Result) {
+	p.docs++
+	if r.Err != nil {
+		p.failed++
+	}
+	p.bytes += int64(r.Bytes)
+	if !p.on || time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.print("\r\033[K")
+}
+
+func (p *runProgress) print(prefix string) {
+	elapsed := time.Since(p.start).Seconds()
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(p.bytes) / 1e6 / elapsed
+	}
+	line := fmt.Sprintf("%s%d documents, %s, %.1f MB/s", prefix, p.docs, mb(p.bytes), rate)
+	if p.failed > 0 {
+		line += fmt.Sprintf(", %d failed", p.failed)
+	}
+	if p.total > 0 && rate > 0 && p.bytes < p.total {
+		left := time.Duration(float64(p.total-p.bytes) / 1e6 / rate * float64(time.Second))
+		line += fmt.Sprintf(", %s left", left.Round(time.Second))
+	}
+	io.WriteString(p.w, line)
+	p.wroteAline = true
+}
+
+// done ends the progress line with the final figures.
+func (p *runProgress) done() {
+	if !p.on {
+		return
+	}
+	p.print("\r\033[K")
+	io.WriteString(p.w, "\n")
+}

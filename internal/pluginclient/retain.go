@@ -1,0 +1,149 @@
+package pluginclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
+	"github.com/chunkkit/chunkkit/internal/protocol/convert"
+	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
+	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// ErrNotRetained is what RetainBoundaries and CountRanges return when the plugin cannot keep
+// or no longer holds the texts (a 1.0 plugin, one that kept nothing, or a handle it dropped):
+// the caller then sends the texts with Boundaries or Count, and the answer is the same.
+var ErrNotRetained = errors.New("pluginclient: the plugin does not hold the texts")
+
+// Kept names the texts of one RetainBoundaries call on the plugin: the handle of each request
+// it was split into, and the first text of each.
+type Kept struct {
+	handles []uint64
+	starts  []int // starts[i] is the index of the first text of request i
+}
+
+// locate returns the handle and the index within its request of text i.
+func (k *Kept) locate(i int) (uint64, uint32, bool) {
+	if k == nil || i < 0 {
+		return 0, 0, false
+	}
+	j := len(k.starts) - 1
+	for j > 0 && k.starts[j] > i {
+		j--
+	}
+	if j < 0 {
+		return 0, 0, false
+	}
+	return k.handles[j], uint32(i - k.starts[j]), true
+}
+
+// RetainBoundaries returns the token end offsets of each text, as Boundaries, and has the
+// plugin keep the texts (protocol 1.1) so that CountRanges can count pieces of them. A plugin
+// that does not speak 1.1 (or keeps nothing) gives ErrNotRetained, after which this client
+// does not ask again; the caller then uses Boundaries.
+func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) ([][]int, *Kept, error) {
+	if c.noRetain.Load() {
+		return nil, nil, ErrNotRetained
+	}
+	kept := &Kept{}
+	lo := 0
+	bounds, err := batched(ctx, c.client, "boundaries", texts,
+		func(ctx context.Context, batch [][]byte) ([][]int, error) {
+			resp, err := c.rpc.RetainBoundaries(ctx, &tokenizerv1.BoundariesRequest{Model: c.model, Texts: batch})
+			if err != nil {
+				if status.Code(err) == codes.Unimplemented {
+					c.noRetain.Store(true)
+					return nil, ErrNotRetained
+				}
+				return nil, err
+			}
+			if resp.GetHandle() == 0 {
+				return nil, ErrNotRetained
+			}
+			bounds, err := commonv1.EndsLists(resp.GetEnds())
+			if err != nil {
+				return nil, badResponse(err)
+			}
+			kept.handles = append(kept.handles, resp.GetHandle())
+			kept.starts = append(kept.starts, lo)
+			lo += len(batch)
+			return bounds, nil
+		},
+		sdk.CheckBoundaries)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bounds, kept, nil
+}
+
+// CountRanges returns the token count of each item, the concatenation of its pieces, as Count
+// would for that text: a piece of a text kept by the RetainBoundaries call that returned kept
+// travels as a range, a literal piece as bytes. ErrNotRetained means the plugin no longer holds
+// the texts; the caller then counts with Count.
+func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][]sdk.Piece) ([]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, c.errorf("count", err)
+	}
+	composites := make([]*tokenizerv1.Composite, len(items))
+	sizes := make([]int, len(items))
+	for i, item := range items {
+		pieces := make([]*tokenizerv1.Piece, len(item))
+		for j, p := range item {
+			if p.Text < 0 {
+				pieces[j] = &tokenizerv1.Piece{Piece: &tokenizerv1.Piece_Literal{Literal: []byte(p.Literal)}}
+				sizes[i] += len(p.Literal) + 8
+				continue
+			}
+			h, k, ok := kept.locate(p.Text)
+			if !ok || p.Start < 0 || p.End < p.Start {
+				return nil, c.errorf("count", fmt.Errorf("%w: item %d piece %d: no kept text %d or a bad range [%d, %d)", sdk.ErrInvalidInput, i, j, p.Text, p.Start, p.End))
+			}
+			pieces[j] = &tokenizerv1.Piece{Piece: &tokenizerv1.Piece_Range{Range: &tokenizerv1.Range{Handle: h, Text: k, Start: uint64(p.Start), End: uint64(p.End)}}}
+			sizes[i] += 32
+		}
+		composites[i] = &tokenizerv1.Composite{Pieces: pieces}
+		sizes[i] += protowire.SizeTag(2) + 8
+	}
+	out := make([]int, 0, len(items))
+	for lo := 0; lo < len(items); {
+		hi, size := lo, 0
+		for hi < len(items) && (hi == lo || size+sizes[hi] <= c.limits.batch) {
+			size += sizes[hi]
+			hi++
+		}
+		resp, err := c.rpc.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: c.model, Texts: composites[lo:hi]})
+		if err != nil {
+			if status.Code(err) == codes.FailedPrecondition {
+				return nil, ErrNotRetained
+			}
+			return nil, c.errorf("count", rpcstatus.Decode(err))
+		}
+		counts, err := convert.Ints(resp.GetCounts())
+		if err != nil {
+			return nil, c.errorf("count", badResponse(err))
+		}
+		if len(counts) != hi-lo {
+			return nil, c.errorf("count", fmt.Errorf("%w: %d counts for %d texts", sdk.ErrBadResponse, len(counts), hi-lo))
+		}
+		for i, n := range counts {
+			if n < 0 {
+				return nil, c.errorf("count", fmt.Errorf("%w: text %d: negative count %d", sdk.ErrBadResponse, lo+i, n))
+			}
+		}
+		out = append(out, counts...)
+		lo = hi
+	}
+	return out, nil
+}
+
+// retainState is the part of a TokenizerClient that remembers a plugin without protocol 1.1.
+type retainState struct {
+	noRetain *atomic.Bool
+}

@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/chunkkit/chunkkit/adapters/doc2mark"
+	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/adapters/ocr"
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// Format names an input format, as --from takes it.
+type Format string
+
+// The input formats.
+const (
+	FormatMarkdown     Format = "md"            // CommonMark with GitHub tables: markdown.Parse
+	FormatText         Format = "txt"           // plain text: markdown.ParseText
+	FormatDoc2mark     Format = "doc2mark"      // doc2mark's json_content: doc2mark.Parse
+	FormatOCRJSON      Format = "ocr-json"      // generic OCR regions: ocr.ReadJSON
+	FormatTesseractTSV Format = "tesseract-tsv" // Tesseract TSV: ocr.ReadTSV
+	FormatHOCR         Format = "hocr"          // hOCR: ocr.ReadHOCR
+)
+
+// formats lists the formats in the order help texts show them, each with the extensions that
+// select it. ocr-json has none: ".json" is doc2mark's.
+var formats = []struct {
+	format Format
+	exts   []string
+}{
+	{FormatMarkdown, []string{".md", ".markdown"}},
+	{FormatText, []string{".txt", ".text"}},
+	{FormatDoc2mark, []string{".json"}},
+	{FormatOCRJSON, nil},
+	{FormatTesseractTSV, []string{".tsv"}},
+	{FormatHOCR, []string{".hocr"}},
+}
+
+// Formats returns every input format, in the order help texts list them.
+func Formats() []Format {
+	out := make([]Format, len(formats))
+	for i, f := range formats {
+		out[i] = f.format
+	}
+	return out
+}
+
+// FormatHelp lists the formats as a help text does: "md, txt, doc2mark, ocr-json,
+// tesseract-tsv or hocr".
+func FormatHelp() string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f.format)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// FormatOf returns the format that path's extension selects (case-insensitive), and false
+// when no format claims it.
+func FormatOf(path string) (Format, bool) {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, f := range formats {
+		for _, e := range f.exts {
+			if e == ext {
+				return f.format, true
+			}
+		}
+	}
+	return "", false
+}
+
+// ParseFormat checks that name is a known format.
+func ParseFormat(name string) (Format, error) {
+	for _, f := range formats {
+		if string(f.format) == name {
+			return f.format, nil
+		}
+	}
+	return "", fmt.Errorf("pipeline: unknown input format %q (known: %s)", name, FormatHelp())
+}
+
+// ParseOptions says who a parsed document is; the fields go to the adapters' Options.
+type ParseOptions struct {
+	// ID becomes Document.ID and names the document in errors.
+	ID string
+	// TenantID and CorpusID become the document's.
+	TenantID, CorpusID string
+	// Title becomes Document.Title; when empty the adapter picks one (its doc says how).
+	Title string
+	// MinConfidence drops OCR words below it (0–1); other formats ignore it.
+	MinConfidence float64
+}
+
+// Parse reads src in format f. Errors are the adapter's: they say where the input is bad.
+func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
+	oo := ocr.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, MinConfidence: o.MinConfidence}
+	switch f {
+	case FormatMarkdown:
+		return markdown.Parse(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+	case FormatText:
+		return markdown.ParseText(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+	case FormatDoc2mark:
+		return doc2mark.Parse(src, doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+	case FormatOCRJSON:
+		return ocr.ReadJSON(bytes.NewReader(src), oo)
+	case FormatTesseractTSV:
+		return ocr.ReadTSV(bytes.NewReader(src), oo)
+	case FormatHOCR:
+		return ocr.ReadHOCR(bytes.NewReader(src), oo)
+	}
+	_, err := ParseFormat(string(f))
+	return nil, err
+}

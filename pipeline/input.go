@@ -1,0 +1,310 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Input is one document to chunk: where its bytes are, what format they are in and who it is.
+//
+// Data holds the document's bytes; when it is nil, the worker that chunks the document reads
+// Path, so a walk over a corpus holds no file in memory before its turn. Name returns what
+// errors call the document.
+type Input struct {
+	// ID becomes Document.ID and every chunk's DocumentID; chunk IDs are built from it.
+	ID string
+	// Path is the file the document comes from ("" for a document given inline).
+	Path string
+	// Format is the input format; empty means the one Path's extension selects.
+	Format Format
+	// Data is the document's bytes, or nil to read Path.
+	Data []byte
+	// Title, TenantID and CorpusID become the document's (empty: the adapter's or the run's).
+	Title, TenantID, CorpusID string
+	// ACL holds ACL labels added to the run's for this document's chunks.
+	ACL []string
+	// Metadata is merged into the document's metadata (its keys win).
+	Metadata map[string]any
+	// Source and Line say where a streamed document was read: the stream's name and the
+	// 1-based line. Line is 0 for files.
+	Source string
+	Line   int
+}
+
+// Name returns what errors call the input: its path, else "SOURCE:LINE", else its ID.
+func (in Input) Name() string {
+	switch {
+	case in.Path != "" && in.Line == 0:
+		return in.Path
+	case in.Line > 0:
+		src := in.Source
+		if src == "" {
+			src = "input"
+		}
+		return fmt.Sprintf("%s:%d", src, in.Line)
+	}
+	return in.ID
+}
+
+// WalkOptions says which files Walk yields. The zero value yields every file of a known format
+// that is not hidden.
+type WalkOptions struct {
+	// Format, when set, is the format of every file walked, whatever its extension; files are
+	// then not filtered by extension.
+	Format Format
+	// Include, when not empty, keeps only files matching one of its patterns; Exclude drops
+	// files (and directories) matching one of its. A pattern without a slash is matched
+	// against the base name, one with a slash against the path relative to the directory
+	// walked (forward slashes); both with path.Match syntax.
+	Include, Exclude []string
+	// Skipped, when not nil, is told about every file of a directory that Walk leaves out
+	// because no format claims its extension.
+	Skipped func(path string)
+}
+
+// vcsDirs are folders of version control systems, skipped whatever their name looks like.
+var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, "CVS": true, ".jj": true}
+
+// Walk yields an Input for each file in roots, in order: a file as itself, a directory as
+// every file under it (recursively, in lexical order), leaving out hidden files and folders
+// (names starting with "."), version control folders and files no format claims. Inputs carry
+// no Data: Run reads them.
+//
+// IDs are stable: a file under a directory gets its path relative to that directory, with
+// forward slashes ("api/fs.md" for docs/api/fs.md under docs, whether docs was given as
+// "docs", "./docs" or an absolute path); a file given by itself gets its base name. Two inputs
+// with the same ID are an error (the second is yielded with it), as is a root that cannot be
+// read, a directory with no file to chunk, or a file given by itself whose format is unknown.
+func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
+	return func(yield func(Input, error) bool) {
+		seen := map[string]string{}
+		emit := func(in Input) bool {
+			if prev, ok := seen[in.ID]; ok {
+				return yield(in, fmt.Errorf("%s: document ID %q is already %s's; give the directories one at a time, or IDs with --from jsonl", in.Path, in.ID, prev))
+			}
+			seen[in.ID] = in.Path
+			return yield(in, nil)
+		}
+		for _, root := range roots {
+			info, err := os.Stat(root)
+			if err != nil {
+				if !yield(Input{Path: root, ID: root}, err) {
+					return
+				}
+				continue
+			}
+			if !info.IsDir() {
+				in := Input{ID: filepath.Base(root), Path: root, Format: o.Format}
+				if in.Format == "" {
+					f, ok := FormatOf(root)
+					if !ok {
+						if !yield(in, fmt.Errorf("%s: cannot tell the input format from the extension %q; say --from %s", root, filepath.Ext(root), strings.ReplaceAll(FormatHelp(), ", ", "|"))) {
+							return
+						}
+						continue
+					}
+					in.Format = f
+				}
+				if !emit(in) {
+					return
+				}
+				continue
+			}
+			stop, found := false, false
+			walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					if !yield(Input{Path: p, ID: p}, err) {
+						stop = true
+						return filepath.SkipAll
+					}
+					return nil
+				}
+				if p == root {
+					return nil
+				}
+				rel, err := filepath.Rel(root, p)
+				if err != nil {
+					return err
+				}
+				rel = filepath.ToSlash(rel)
+				name := d.Name()
+				if strings.HasPrefix(name, ".") || vcsDirs[name] || matchAny(o.Exclude, rel, name) {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if d.IsDir() || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+					return nil
+				}
+				if len(o.Include) > 0 && !matchAny(o.Include, rel, name) {
+					return nil
+				}
+				in := Input{ID: rel, Path: p, Format: o.Format}
+				if in.Format == "" {
+					f, ok := FormatOf(p)
+					if !ok {
+						if o.Skipped != nil {
+							o.Skipped(p)
+						}
+						return nil
+					}
+					in.Format = f
+				}
+				found = true
+				if !emit(in) {
+					stop = true
+					return filepath.SkipAll
+				}
+				return nil
+			})
+			if stop {
+				return
+			}
+			if walkErr != nil && !yield(Input{Path: root, ID: root}, walkErr) {
+				return
+			}
+			if walkErr == nil && !found && !yield(Input{Path: root, ID: root}, fmt.Errorf("%s: no file below it to chunk (known extensions: %s)", root, knownExtensions())) {
+				return
+			}
+		}
+	}
+}
+
+// knownExtensions lists the extensions FormatOf knows: ".md, .markdown, ...".
+func knownExtensions() string {
+	var exts []string
+	for _, f := range formats {
+		exts = append(exts, f.exts...)
+	}
+	return strings.Join(exts, ", ")
+}
+
+// matchAny reports whether a pattern of pats matches rel (patterns with a slash) or name.
+func matchAny(pats []string, rel, name string) bool {
+	for _, p := range pats {
+		subject := name
+		if strings.Contains(p, "/") {
+			subject = rel
+		}
+		if ok, _ := path.Match(p, subject); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidatePatterns reports the first malformed glob of pats.
+func ValidatePatterns(pats []string) error {
+	for _, p := range pats {
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("pipeline: bad pattern %q: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// jsonDocument is one line of a JSONL document stream.
+type jsonDocument struct {
+	ID       string         `json:"id"`
+	Text     *string        `json:"text"`
+	Path     string         `json:"path"`
+	Format   Format         `json:"format"`
+	Title    string         `json:"title"`
+	Tenant   string         `json:"tenant"`
+	Corpus   string         `json:"corpus"`
+	ACL      []string       `json:"acl"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// ReadJSONL yields an Input for each line of r, a stream of JSON objects one a line:
+//
+//	{"id": "a", "text": "# Title\n\nBody", "format": "md", "title": "...", "tenant": "...",
+//	 "corpus": "...", "acl": ["..."], "metadata": {...}}
+//
+// Each object has "text" (the document itself) or "path" (a file to read, relative to the
+// working directory), not both. "id" is required with "text"; with "path" it defaults to the
+// path as given, cleaned. "format" defaults to "md" for text and to the path's extension for a
+// path. Blank lines are skipped. A bad line is yielded with an error naming name and the line,
+// and the stream goes on; an error reading r ends it. Lines may be of any length.
+func ReadJSONL(r io.Reader, name string) iter.Seq2[Input, error] {
+	return func(yield func(Input, error) bool) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for line := 1; ; line++ {
+			b, err := br.ReadBytes('\n')
+			if len(bytes.TrimSpace(b)) > 0 {
+				in, perr := parseJSONLine(b, name, line)
+				if !yield(in, perr) {
+					return
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				yield(Input{Source: name, Line: line}, fmt.Errorf("%s:%d: %w", name, line, err))
+				return
+			}
+		}
+	}
+}
+
+func parseJSONLine(b []byte, name string, line int) (Input, error) {
+	in := Input{Source: name, Line: line}
+	fail := func(format string, args ...any) (Input, error) {
+		return in, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var d jsonDocument
+	if err := dec.Decode(&d); err != nil {
+		return fail("not a document object: %v (want {\"id\": ..., \"text\": ...} or {\"path\": ...})", err)
+	}
+	if dec.More() {
+		return fail("more than one JSON value on the line")
+	}
+	in.ID, in.Title, in.TenantID, in.CorpusID, in.ACL, in.Metadata = d.ID, d.Title, d.Tenant, d.Corpus, d.ACL, d.Metadata
+	in.Format = d.Format
+	if in.Format != "" {
+		if _, err := ParseFormat(string(in.Format)); err != nil {
+			return fail("%v", err)
+		}
+	}
+	switch {
+	case d.Text != nil && d.Path != "":
+		return fail(`has both "text" and "path"; give one`)
+	case d.Text != nil:
+		if d.ID == "" {
+			return fail(`a document given by "text" needs an "id"`)
+		}
+		in.Data = []byte(*d.Text)
+		if in.Format == "" {
+			in.Format = FormatMarkdown
+		}
+	case d.Path != "":
+		in.Path = d.Path
+		if in.ID == "" {
+			in.ID = filepath.ToSlash(filepath.Clean(d.Path))
+		}
+		if in.Format == "" {
+			f, ok := FormatOf(d.Path)
+			if !ok {
+				return fail("cannot tell the format of %q from its extension; add \"format\"", d.Path)
+			}
+			in.Format = f
+		}
+	default:
+		return fail(`has neither "text" nor "path"`)
+	}
+	return in, nil
+}

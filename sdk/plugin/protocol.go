@@ -1,0 +1,28 @@
+package plugin
+
+// ProtocolVersion is the go-plugin application protocol version of chunkkit plugins: the
+// major version of tokenizer.proto and sentence.proto (internal/pluginclient's tests check that
+// they agree). A host and a plugin negotiate the highest version both speak.
+const ProtocolVersion = 1
+
+// The handshake cookie. A host passes MagicCookieKey=MagicCookieValue in the environment of
+// every plugin it starts, and a plugin refuses to run without it. It is a guard against running
+// a plugin by hand, not a secret; docs/protocol.md publishes it for other languages.
+const (
+	// MagicCookieKey is the environment variable that carries the cookie.
+	MagicCookieKey = "CHUNKKIT_PLUGIN"
+	// MagicCookieValue is the cookie.
+	MagicCookieValue = "225fe4dcd312a61d9955f80c190fb6cd"
+)
+
+// MaxMessageBytes is the largest request a chunkkit plugin must accept: 64 MiB. A host never
+// sends a larger one; a single text too large to fit is refused on the host with an error
+// matching sdk.ErrInvalidInput. Plugins in other languages must raise their gRPC receive
+// limit to at least this (most default to 4 MiB).
+const MaxMessageBytes = 64 << 20
+
+// BatchBytes is the size a host keeps each request under when it splits a large batch: 3 MiB,
+// below gRPC's common 4 MiB default, so that a plugin that forgot to raise its limit still
+// serves everything but single texts above it. A single text larger than BatchBytes travels
+// alone in its own request.
+const BatchBytes = 3 << 20

@@ -1,0 +1,149 @@
+package sdk
+
+import (
+	"maps"
+	"sort"
+)
+
+// SourceMap maps a document's canonical text back to the input file it was parsed from, for
+// adapters whose block texts are cut from a text file (adapters/markdown's Parse and
+// ParseText). Each segment says that a run of canonical bytes is a run of the file's bytes on
+// one line; what lies between segments (block separators, heading markers, indentation removed
+// by dedenting, line endings) is the file's own and has no canonical position.
+//
+// The zero value maps nothing. A SourceMap is read-only once built and safe for concurrent use.
+type SourceMap struct {
+	// Segments are in canonical order, ascending in both the canonical text and the file,
+	// each on one line of the file and none empty.
+	Segments []SourceSegment
+}
+
+// SourceSegment says that canonical[Start:Start+Len] == file[Source:Source+Len], on the
+// file's line Line (1-based).
+type SourceSegment struct {
+	Start  int
+	Source int
+	Len    int
+	Line   int
+}
+
+// SourceRange is where a range of the canonical text is in the input file: the byte range
+// [Start, End) and the 1-based lines LineStart to LineEnd, inclusive.
+type SourceRange struct {
+	Start, End         int
+	LineStart, LineEnd int
+}
+
+// Locate returns the range of the file that canonical[start:end] comes from: from the file
+// position of its first mapped byte to just after that of its last mapped byte. ok is false
+// when no byte of the range is mapped (an empty range, or one of separators only).
+//
+// Within one line of the file the range is exact; over several lines file[Start:End] also
+// holds what the canonical text leaves out between them (markers, indentation, CR of CRLF).
+func (m *SourceMap) Locate(start, end int) (r SourceRange, ok bool) {
+	if m == nil || start >= end {
+		return r, false
+	}
+	segs := m.Segments
+	// First segment that ends after start; last segment that starts before end.
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].Start+segs[i].Len > start })
+	j := sort.Search(len(segs), func(i int) bool { return segs[i].Start >= end }) - 1
+	if i >= len(segs) || j < 0 || i > j {
+		return r, false
+	}
+	a, b := segs[i], segs[j]
+	return SourceRange{
+		Start:     a.Source + max(0, start-a.Start),
+		End:       b.Source + min(b.Len, end-b.Start),
+		LineStart: a.Line,
+		LineEnd:   b.Line,
+	}, true
+}
+
+// Metadata keys that Provenance sets.
+const (
+	// MetaItems holds, for a chunk of a document whose blocks carry AttrItem (doc2mark input),
+	// the first and last item index its range touches, as [2]int.
+	MetaItems = "items"
+	// MetaDocument holds a copy of the document's Metadata (map[string]any), such as the
+	// fields of a Markdown file's front matter; absent when the document has none.
+	MetaDocument = "document"
+)
+
+// AttrItem is the block attribute holding the index of the input item the block comes from
+// (an int), as adapters of item lists such as doc2mark's json_content set it.
+const AttrItem = "item"
+
+// Provenance fills in where each chunk comes from: SourceStart, SourceEnd, LineStart and
+// LineEnd from doc.Source for the chunk's [Start, End); Metadata[MetaItems] from the AttrItem
+// of the blocks that range touches; and Metadata[MetaDocument], a shallow copy of
+// doc.Metadata per chunk. Chunks whose range maps to nothing keep zero positions (LineStart 0
+// means "no position"). Stamp calls it; a chunker that does not call Stamp may call it on its
+// final output.
+//
+// Only canonical[Start:End] has a position: a rendered prefix (Metadata[MetaPrefix]) and the
+// chunk's Context are not in the file, and overlap is, as part of [Start, End).
+func Provenance(chunks []Chunk, doc *Document) {
+	if doc.Source != nil {
+		for i := range chunks {
+			c := &chunks[i]
+			if r, ok := doc.Source.Locate(c.Start, c.End); ok {
+				c.SourceStart, c.SourceEnd, c.LineStart, c.LineEnd = r.Start, r.End, r.LineStart, r.LineEnd
+			}
+		}
+	}
+	locateItems(chunks, doc)
+	if len(doc.Metadata) > 0 {
+		for i := range chunks {
+			c := &chunks[i]
+			if c.Metadata == nil {
+				c.Metadata = map[string]any{}
+			}
+			c.Metadata[MetaDocument] = maps.Clone(doc.Metadata)
+		}
+	}
+}
+
+// locateItems sets Metadata[MetaItems] on chunks of documents whose blocks carry AttrItem.
+func locateItems(chunks []Chunk, doc *Document) {
+	if len(doc.Blocks) == 0 {
+		return
+	}
+	if _, ok := doc.Blocks[0].Attrs[AttrItem].(int); !ok {
+		return
+	}
+	// Block starts and ends in the canonical text, without building it.
+	starts := make([]int, len(doc.Blocks))
+	ends := make([]int, len(doc.Blocks))
+	off := 0
+	for i, b := range doc.Blocks {
+		if i > 0 {
+			off += len(Separator)
+		}
+		starts[i] = off
+		off += len(b.Text)
+		ends[i] = off
+	}
+	for ci := range chunks {
+		c := &chunks[ci]
+		first, last := -1, -1
+		// Blocks that end after Start, up to the first that starts at or after End.
+		for i := sort.SearchInts(ends, c.Start+1); i < len(doc.Blocks) && starts[i] < max(c.End, c.Start+1); i++ {
+			item, ok := doc.Blocks[i].Attrs[AttrItem].(int)
+			if !ok {
+				continue
+			}
+			if first < 0 || item < first {
+				first = item
+			}
+			last = max(last, item)
+		}
+		if first < 0 {
+			continue
+		}
+		if c.Metadata == nil {
+			c.Metadata = map[string]any{}
+		}
+		c.Metadata[MetaItems] = [2]int{first, last}
+	}
+}
