@@ -16,6 +16,7 @@ OUT=${1:-bench/out/tokenizers}
 COUNT=${COUNT:-10}
 CORPUS=${CHUNKKIT_CORPUS:-${TMPDIR:-/tmp}/chunkkit-corpus}
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 
 if [ ! -f "$CORPUS/MANIFEST.tsv" ]; then
 	[ -x ../shared/tools/build-corpus.sh ] || { echo "no corpus at $CORPUS and no ../shared/tools/build-corpus.sh to build one" >&2; exit 1; }
@@ -24,19 +25,31 @@ fi
 export CHUNKKIT_CORPUS=$CORPUS
 
 (cd tools/tiktoken-golden && npm ci --silent)
-echo "== npm tiktoken and gpt-tokenizer" >&2
-node tools/tiktoken-golden/bench.mjs "$CORPUS" -count "$COUNT" -enc cl100k_base,o200k_base > "$OUT/npm.txt"
-echo "== Go: counting, chunking and cold start through the plugin and in-process" >&2
 SKIP='^BenchmarkHF$|^BenchmarkCount$/backend=reference'
 [ "${REFERENCE:-}" = 1 ] && SKIP='^BenchmarkHF$'
-go test -run '^$' -bench 'Count|Chunk|ColdStart' -skip "$SKIP" -benchmem -count "$COUNT" ./bench > "$OUT/plugins.txt"
+go test -c -o "$OUT/bench.test" ./bench
+go test -c -o "$OUT/tiktoken.test" ./plugins/tiktoken
+# Counting is measured in COUNT interleaved rounds, each running every implementation once, so
+# that a change in what else the machine runs reaches all of them alike and the ratios hold.
+: > "$OUT/npm.txt"; : > "$OUT/count.txt"; : > "$OUT/cpu.txt"
+for round in $(seq "$COUNT"); do
+	echo "== counting, round $round of $COUNT: npm tiktoken and gpt-tokenizer, Go in-process and through the plugin" >&2
+	node tools/tiktoken-golden/bench.mjs "$CORPUS" -count 1 -enc cl100k_base,o200k_base >> "$OUT/npm.txt"
+	(cd bench && "$OUT/bench.test" -test.run '^$' -test.bench '^BenchmarkCount$' -test.skip "$SKIP" -test.benchmem -test.count 1) >> "$OUT/count.txt"
+	(cd plugins/tiktoken && "$OUT/tiktoken.test" -test.run '^$' -test.bench '^BenchmarkCount$/backend=(backtrack|fast)' -test.count 1) >> "$OUT/cpu.txt"
+done
+echo "== Go: chunking and cold start through the plugin and in-process" >&2
+(cd bench && "$OUT/bench.test" -test.run '^$' -test.bench 'Chunk|ColdStart' -test.benchmem -test.count "$COUNT") > "$OUT/plugins.txt"
 echo "== Go: pathological inputs per backend" >&2
-go test -run '^$' -bench 'Pathological/backend=(backtrack|fast)/input=(a×80000|語|endoftext)' -count "$COUNT" ./plugins/tiktoken > "$OUT/pathological.txt"
+(cd plugins/tiktoken && "$OUT/tiktoken.test" -test.run '^$' -test.bench 'Pathological/backend=(backtrack|fast)/input=(a×80000|語|endoftext)' -test.count "$COUNT") > "$OUT/pathological.txt"
 
 BENCHSTAT="go tool benchstat"
 {
-	echo "## Counting ~4 MB of English (Go in-process and plugin, npm tiktoken, gpt-tokenizer)"
-	cat "$OUT/plugins.txt" "$OUT/npm.txt" | $BENCHSTAT -filter '.name:Count' -row /enc -col /backend,/path -
+	echo "## Counting ~4 MB of English (Go in-process and plugin, npm tiktoken, gpt-tokenizer), interleaved rounds"
+	cat "$OUT/count.txt" "$OUT/npm.txt" | $BENCHSTAT -row /enc -col /backend,/path -
+	echo
+	echo "## Counting in-process: wall time and the counting thread's CPU time (cpu-MB/s)"
+	$BENCHSTAT -row /enc -col /backend "$OUT/cpu.txt"
 	echo
 	echo "## Chunking, HeadingAware 512/64, plugin vs in-process"
 	$BENCHSTAT -filter '.name:/^Chunk/' -col /path "$OUT/plugins.txt"

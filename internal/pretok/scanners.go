@@ -55,6 +55,9 @@ func Cl100k(text string, at int) int {
 	if end, ok := asciiWord(text, at, false); ok {
 		return end
 	}
+	if end, ok := asciiOther(text, at, "\r\n"); ok {
+		return end
+	}
 	c0, size0 := classAt(text, at)
 	if isPrefix(c0) {
 		if c1, _ := classAt(text, at+size0); c1&classL != 0 {
@@ -94,6 +97,9 @@ func Qwen(text string, at int) int {
 func O200k(text string, at int) int {
 	if end, ok := asciiWord(text, at, true); ok {
 		return withContraction(text, end)
+	}
+	if end, ok := asciiOther(text, at, "\r\n/"); ok {
+		return end
 	}
 	c0, size0 := classAt(text, at)
 	// Each word alternative first tries with the optional prefix rune, then without.
@@ -159,6 +165,35 @@ func asciiWord(text string, at int, cased bool) (end int, ok bool) {
 	}
 	if end == from || end < len(text) && text[end] >= utf8.RuneSelf {
 		return 0, false
+	}
+	return end, true
+}
+
+// asciiOther is the fast path of ` ?[^\s\p{L}\p{N}]+[TAIL]*` where the run starts with an
+// ASCII character that is neither white space, letter nor digit, at at or after a space at
+// at, and where no word alternative can match first: when the run starts at at, the next
+// byte is ASCII and not a letter (so at is no word's prefix character). It reports false
+// where it does not apply; the caller then takes the general path. (The contraction of
+// Cl100kPattern, which also starts with such a character, is tried before.)
+func asciiOther(text string, at int, tail string) (end int, ok bool) {
+	from := at
+	if text[at] == ' ' {
+		from = at + 1
+	}
+	if from >= len(text) {
+		return 0, false
+	}
+	if b := text[from]; b >= utf8.RuneSelf || !isOther(bmpBlocks[b]) {
+		return 0, false
+	}
+	if from == at && at+1 < len(text) {
+		if b := text[at+1]; b >= utf8.RuneSelf || bmpBlocks[b]&classL != 0 {
+			return 0, false
+		}
+	}
+	end = skipOther(text, from)
+	for end < len(text) && containsByte(tail, text[end]) {
+		end++
 	}
 	return end, true
 }

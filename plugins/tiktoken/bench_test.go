@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -66,7 +67,8 @@ func BenchmarkBoundariesGenerated(b *testing.B) {
 	}
 }
 
-// BenchmarkPathological runs inputs that are slow for BPE: one long piece of one letter, at
+// BenchmarkPathological runs inputs that are slow for BPE, reporting besides wall time
+// cpu-s/MB, the counting thread's CPU seconds per 10^6 bytes: one long piece of one letter, at
 // doubling lengths so that the growth shows (linear for Backtrack and Fast, superlinear for
 // Reference), 1 MB of one CJK character (one piece too), and 1 MB holding 2,000
 // "<|endoftext|>".
@@ -91,16 +93,26 @@ func BenchmarkPathological(b *testing.B) {
 				c := counter(b, "cl100k_base", backend)
 				texts := []string{in.text}
 				b.SetBytes(int64(len(in.text)))
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu := threadCPU()
 				for b.Loop() {
 					if _, err := c.Count(context.Background(), texts); err != nil {
 						b.Fatal(err)
 					}
+				}
+				if cpu := threadCPU() - cpu; cpu > 0 {
+					b.ReportMetric(cpu.Seconds()/float64(b.N)/(float64(len(in.text))/1e6), "cpu-s/MB")
 				}
 			})
 		}
 	}
 }
 
+// benchCount counts texts with every backend and encoding. Besides wall time it reports
+// cpu-MB/s, the bytes counted per second of the CPU time of the one thread that counts: the
+// single-thread speed, which wall time overstates the cost of when other processes share the
+// cores.
 func benchCount(b *testing.B, texts []string) {
 	for _, backend := range backends {
 		for _, enc := range benchEncodings {
@@ -108,6 +120,9 @@ func benchCount(b *testing.B, texts []string) {
 				c := counter(b, enc, backend)
 				b.SetBytes(int64(totalBytes(texts)))
 				var tokens int
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				cpu := threadCPU()
 				for b.Loop() {
 					counts, err := c.Count(context.Background(), texts)
 					if err != nil {
@@ -117,6 +132,9 @@ func benchCount(b *testing.B, texts []string) {
 					for _, n := range counts {
 						tokens += n
 					}
+				}
+				if cpu := threadCPU() - cpu; cpu > 0 {
+					b.ReportMetric(float64(totalBytes(texts))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 				}
 				b.ReportMetric(float64(tokens), "tokens/op")
 			})

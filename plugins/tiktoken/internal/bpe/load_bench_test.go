@@ -21,3 +21,19 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkParseTiktoken(b *testing.B) {
+	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+		b.Run(enc, func(b *testing.B) {
+			for b.Loop() {
+				f, err := loader.Assets.Open(enc + ".tiktoken")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := ParseTiktoken(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

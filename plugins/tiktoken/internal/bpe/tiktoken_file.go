@@ -148,29 +148,46 @@ func (e *lineError) Unwrap() error { return errFormat }
 
 // line appends the token of one line.
 func (p *parse) line(text []byte, line int) error {
-	// The token: groups of four base64 characters, the last padded with '='.
-	var acc uint32
-	nbits, at := 0, 0
-	buf := p.buf
-	for ; at < len(text) && text[at] != ' '; at++ {
-		c := text[at]
-		if c == '=' {
-			continue
-		}
-		d := b64[c]
-		if d == 0xFF {
-			return &lineError{line, fmt.Sprintf("byte %q is not base64", c)}
-		}
-		acc = acc<<6 | uint32(d)
-		if nbits += 6; nbits >= 8 {
-			nbits -= 8
-			buf = append(buf, byte(acc>>nbits))
-		}
+	sp := bytes.IndexByte(text, ' ')
+	if sp < 0 {
+		return &lineError{line, "no rank"}
 	}
-	at++ // the space
+	// The token: groups of four base64 characters, the last padded with '='.
+	enc := text[:sp]
+	for len(enc) > 0 && enc[len(enc)-1] == '=' {
+		enc = enc[:len(enc)-1]
+	}
+	buf := p.buf
+	i := 0
+	for ; i+4 <= len(enc); i += 4 {
+		a, b, c, d := b64[enc[i]], b64[enc[i+1]], b64[enc[i+2]], b64[enc[i+3]]
+		if (a|b|c|d)&0xC0 != 0 {
+			return notBase64(enc, line)
+		}
+		v := uint32(a)<<18 | uint32(b)<<12 | uint32(c)<<6 | uint32(d)
+		buf = append(buf, byte(v>>16), byte(v>>8), byte(v))
+	}
+	switch rest := enc[i:]; len(rest) {
+	case 0:
+	case 2, 3:
+		var v uint32
+		for _, ch := range rest {
+			d := b64[ch]
+			if d&0xC0 != 0 {
+				return notBase64(enc, line)
+			}
+			v = v<<6 | uint32(d)
+		}
+		if len(rest) == 2 {
+			buf = append(buf, byte(v>>4))
+		} else {
+			buf = append(buf, byte(v>>10), byte(v>>2))
+		}
+	default:
+		return &lineError{line, "token is not base64 (one character too many)"}
+	}
 	rank, digits := 0, 0
-	for ; at < len(text); at++ {
-		c := text[at]
+	for _, c := range text[sp+1:] {
 		if c < '0' || c > '9' || digits > 9 {
 			return &lineError{line, "rank is not a number"}
 		}
@@ -191,4 +208,14 @@ func (p *parse) line(text []byte, line int) error {
 	p.buf = buf
 	p.starts = append(p.starts, uint32(len(buf)))
 	return nil
+}
+
+// notBase64 is the error for a token with a byte that is not base64.
+func notBase64(enc []byte, line int) error {
+	for _, c := range enc {
+		if b64[c] == 0xFF {
+			return &lineError{line, fmt.Sprintf("byte %q is not base64", c)}
+		}
+	}
+	return &lineError{line, "token is not base64"}
 }

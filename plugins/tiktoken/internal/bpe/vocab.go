@@ -151,47 +151,21 @@ func (v *Vocab) Lookup(s string) (uint32, bool) {
 	return id, id != none
 }
 
-// longest returns the longest token that is a prefix of text[pos:end], or none when no
-// token is (every byte is a token in tiktoken's vocabularies, so only for pos == end).
-func (v *Vocab) longest(text string, pos, end int) uint32 {
-	best := none
-	h, packed := uint64(fnvOffset), uint64(0)
-	end = min(end, pos+v.maxLen)
-	for i := pos; i < end; i++ {
-		c := text[i]
-		h = (h ^ uint64(c)) * fnvPrime
-		var k uint64
-		if n := i - pos; n < 7 {
-			packed |= uint64(c) << (8 * n)
-			k = packed | uint64(n+1)<<56
-		} else {
-			k = longTag | h&fpMask
-		}
-		f := v.filterAt(k)
-		if f&1 == 0 {
-			break
-		}
-		if f&2 != 0 {
-			if id := v.probe(k, text[pos:i+1]); id != none {
-				best = id
-			}
-		}
-	}
-	return best
-}
-
 // matches appends to dst every token that is a prefix of text[pos:end], shortest first.
 func (v *Vocab) matches(text string, pos, end int, dst []uint32) []uint32 {
-	h, packed := uint64(fnvOffset), uint64(0)
+	var h, packed uint64
 	end = min(end, pos+v.maxLen)
 	for i := pos; i < end; i++ {
 		c := text[i]
-		h = (h ^ uint64(c)) * fnvPrime
 		var k uint64
 		if n := i - pos; n < 7 {
 			packed |= uint64(c) << (8 * n)
 			k = packed | uint64(n+1)<<56
 		} else {
+			if n == 7 {
+				h = hashString(text[pos:i]) // short keys need no hash: start it here
+			}
+			h = (h ^ uint64(c)) * fnvPrime
 			k = longTag | h&fpMask
 		}
 		f := v.filterAt(k)
@@ -222,11 +196,15 @@ func (v *Vocab) pair(left, right uint32) uint32 {
 }
 
 // nextPrefix returns the longest token that is a proper prefix of token id, or none
-// (next_prefix_match in the bpe crate, which stores it; here it is found when needed, which
-// is only when the encoder backs off a token).
+// (next_prefix_match in the bpe crate, which stores a table of them; Derive alone needs it
+// here, since the encoder keeps every prefix token its walk passed).
 func (v *Vocab) nextPrefix(id uint32) uint32 {
 	t := v.Token(id)
-	return v.longest(t, 0, len(t)-1)
+	var buf [maxTokenLen]uint32
+	if m := v.matches(t, 0, len(t)-1, buf[:0]); len(m) > 0 {
+		return m[len(m)-1]
+	}
+	return none
 }
 
 // addPairAtomic is addPair for concurrent callers.

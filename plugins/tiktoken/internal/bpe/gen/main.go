@@ -1,5 +1,5 @@
 // Command gen writes the split tables of package bpe, data/ENCODING.split, for the four
-// tiktoken encodings: `go generate ./plugins/tiktoken/internal/bpe` (or make generate-bpe).
+// tiktoken encodings: `go generate ./plugins/tiktoken/internal/bpe`.
 // Each holds, per token id, the ids of the two tokens BPE merges into it, three bytes each
 // (see bpe.Vocab.SplitTable); bpe.Derive computes them from the .tiktoken files that
 // github.com/pkoukk/tiktoken-go-loader embeds, and checks that every token encodes to itself.
