@@ -9,7 +9,6 @@ require (
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
-	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/yuin/goldmark v1.8.7
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
@@ -18,16 +17,16 @@ require (
 require (
 	github.com/clipperhouse/uax29/v2 v2.7.0
 	github.com/neurosnap/sentences v1.1.2
+	github.com/rivo/uniseg v0.4.7
+	github.com/sugarme/tokenizer v0.3.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/schollz/progressbar/v2 v2.15.0 // indirect
 	github.com/sugarme/regexpset v0.0.0-20200920021344-4d4ec8eaf93c // indirect
-	github.com/sugarme/tokenizer v0.3.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
 
 require (
@@ -50,7 +49,7 @@ require (
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.48.0
-	golang.org/x/text v0.42.0 // indirect
+	golang.org/x/text v0.42.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 )

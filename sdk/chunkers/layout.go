@@ -26,7 +26,7 @@ type layout struct {
 	// nothing was measured.
 	retained sdk.Retained
 	textOf   []int
-	all      []int   // every measured token end, ascending
+	all      []int // every measured token end, ascending
 	// textTok holds the tokens of the document's title and of every measured heading's
 	// trimmed text: the parts contexts are made of.
 	textTok map[string]int
