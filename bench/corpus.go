@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,9 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chunkkit/chunkkit/adapters/doc2mark"
-	"github.com/chunkkit/chunkkit/adapters/markdown"
-	"github.com/chunkkit/chunkkit/adapters/ocr"
+	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/sentence"
 	"github.com/chunkkit/chunkkit/sdk/wordbreak"
@@ -22,43 +19,51 @@ import (
 type Loader func(src []byte, id string) (*sdk.Document, error)
 
 // DefaultLoaders returns the loaders Run uses when Config.Loaders is nil, by file extension:
-// ".md" and ".markdown" (markdown.Parse), ".txt" (markdown.ParseText), ".json" (doc2mark's
-// json_content, doc2mark.Parse), ".tsv" (Tesseract TSV, ocr.ReadTSV) and ".hocr" (ocr.ReadHOCR).
-// The map is new on every call; add a loader for another format to it.
+// one for every extension of pipeline's input registry (pipeline.Formats and
+// pipeline.Extensions: ".md" and ".markdown", ".txt" and ".text", ".json" for doc2mark's
+// json_content, ".tsv" for Tesseract TSV, ".hocr"), so the bench reads a corpus exactly as
+// `chunkkit chunk DIR` does. The map is new on every call; add a loader for another format to
+// it.
 func DefaultLoaders() map[string]Loader {
-	return map[string]Loader{
-		".md":       LoadMarkdown,
-		".markdown": LoadMarkdown,
-		".txt":      LoadText,
-		".json":     LoadDoc2mark,
-		".tsv":      LoadTesseractTSV,
-		".hocr":     LoadHOCR,
+	m := map[string]Loader{}
+	for _, f := range pipeline.Formats() {
+		for _, ext := range pipeline.Extensions(f) {
+			m[ext] = LoaderFor(f)
+		}
+	}
+	return m
+}
+
+// LoaderFor returns the Loader for input format f: pipeline.Parse in that format.
+func LoaderFor(f pipeline.Format) Loader {
+	return func(src []byte, id string) (*sdk.Document, error) {
+		return pipeline.Parse(src, f, pipeline.ParseOptions{ID: id})
 	}
 }
 
-// LoadTesseractTSV is the Loader for Tesseract's TSV output: ocr.ReadTSV.
+// LoadTesseractTSV is the Loader for Tesseract's TSV output (ocr.ReadTSV).
 func LoadTesseractTSV(src []byte, id string) (*sdk.Document, error) {
-	return ocr.ReadTSV(bytes.NewReader(src), ocr.Options{ID: id})
+	return LoaderFor(pipeline.FormatTesseractTSV)(src, id)
 }
 
-// LoadHOCR is the Loader for hOCR: ocr.ReadHOCR.
+// LoadHOCR is the Loader for hOCR (ocr.ReadHOCR).
 func LoadHOCR(src []byte, id string) (*sdk.Document, error) {
-	return ocr.ReadHOCR(bytes.NewReader(src), ocr.Options{ID: id})
+	return LoaderFor(pipeline.FormatHOCR)(src, id)
 }
 
-// LoadDoc2mark is the Loader for doc2mark's json_content: doc2mark.Parse.
+// LoadDoc2mark is the Loader for doc2mark's json_content (doc2mark.Parse).
 func LoadDoc2mark(src []byte, id string) (*sdk.Document, error) {
-	return doc2mark.Parse(src, doc2mark.Options{ID: id})
+	return LoaderFor(pipeline.FormatDoc2mark)(src, id)
 }
 
-// LoadMarkdown is the Loader for Markdown: markdown.Parse.
+// LoadMarkdown is the Loader for Markdown (markdown.Parse).
 func LoadMarkdown(src []byte, id string) (*sdk.Document, error) {
-	return markdown.Parse(src, markdown.Options{ID: id})
+	return LoaderFor(pipeline.FormatMarkdown)(src, id)
 }
 
-// LoadText is the Loader for plain text: markdown.ParseText.
+// LoadText is the Loader for plain text (markdown.ParseText).
 func LoadText(src []byte, id string) (*sdk.Document, error) {
-	return markdown.ParseText(src, markdown.Options{ID: id})
+	return LoaderFor(pipeline.FormatText)(src, id)
 }
 
 // Document is a corpus document as the harness keeps it: the parsed document, the size of

@@ -48,6 +48,17 @@ func Formats() []Format {
 	return out
 }
 
+// Extensions returns the file extensions that select f (lowercase, with the dot), none for a
+// format chosen only by name (ocr-json). The slice is new on every call.
+func Extensions(f Format) []string {
+	for _, x := range formats {
+		if x.format == f {
+			return append([]string(nil), x.exts...)
+		}
+	}
+	return nil
+}
+
 // FormatHelp lists the formats as a help text does: "md, txt, doc2mark, ocr-json,
 // tesseract-tsv or hocr".
 func FormatHelp() string {

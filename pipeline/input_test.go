@@ -250,6 +250,12 @@ func TestFormats(t *testing.T) {
 			t.Errorf("Parse(0xff, %s) gave no error", f)
 		}
 	}
+	if got := pipeline.Extensions(pipeline.FormatMarkdown); !cmp.Equal(got, []string{".md", ".markdown"}) {
+		t.Errorf("Extensions(md) = %q", got)
+	}
+	if got := pipeline.Extensions(pipeline.FormatOCRJSON); len(got) != 0 {
+		t.Errorf("Extensions(ocr-json) = %q, want none (.json is doc2mark's)", got)
+	}
 	if _, err := pipeline.Parse(nil, "pdf", pipeline.ParseOptions{}); err == nil || !strings.Contains(err.Error(), `unknown input format "pdf"`) {
 		t.Errorf("Parse in an unknown format: %v", err)
 	}
