@@ -91,13 +91,36 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 	if err := ctx.Err(); err != nil {
 		return nil, c.errorf("count", err)
 	}
+	// The messages are allocated in bulk, a slice per type: a document's chunks make tens of
+	// thousands of pieces, and one allocation each cost more than sending the text did.
+	nPieces, nRanges := 0, 0
+	for _, item := range items {
+		nPieces += len(item)
+		for _, p := range item {
+			if p.Text >= 0 {
+				nRanges++
+			}
+		}
+	}
+	compositeVals := make([]tokenizerv1.Composite, len(items))
+	pieceVals := make([]tokenizerv1.Piece, nPieces)
+	piecePtrs := make([]*tokenizerv1.Piece, nPieces)
+	literalVals := make([]tokenizerv1.Piece_Literal, nPieces-nRanges)
+	rangeOneofs := make([]tokenizerv1.Piece_Range, nRanges)
+	rangeVals := make([]tokenizerv1.Range, nRanges)
 	composites := make([]*tokenizerv1.Composite, len(items))
 	sizes := make([]int, len(items))
+	np, nl, nr := 0, 0, 0
 	for i, item := range items {
-		pieces := make([]*tokenizerv1.Piece, len(item))
+		pieces := piecePtrs[np : np+len(item) : np+len(item)]
 		for j, p := range item {
+			pc := &pieceVals[np+j]
+			pieces[j] = pc
 			if p.Text < 0 {
-				pieces[j] = &tokenizerv1.Piece{Piece: &tokenizerv1.Piece_Literal{Literal: []byte(p.Literal)}}
+				lit := &literalVals[nl]
+				nl++
+				lit.Literal = []byte(p.Literal)
+				pc.Piece = lit
 				sizes[i] += len(p.Literal) + 8
 				continue
 			}
@@ -105,10 +128,17 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 			if !ok || p.Start < 0 || p.End < p.Start {
 				return nil, c.errorf("count", fmt.Errorf("%w: item %d piece %d: no kept text %d or a bad range [%d, %d)", sdk.ErrInvalidInput, i, j, p.Text, p.Start, p.End))
 			}
-			pieces[j] = &tokenizerv1.Piece{Piece: &tokenizerv1.Piece_Range{Range: &tokenizerv1.Range{Handle: h, Text: k, Start: uint64(p.Start), End: uint64(p.End)}}}
+			rv := &rangeVals[nr]
+			rv.Handle, rv.Text, rv.Start, rv.End = h, k, uint64(p.Start), uint64(p.End)
+			ro := &rangeOneofs[nr]
+			ro.Range = rv
+			nr++
+			pc.Piece = ro
 			sizes[i] += 32
 		}
-		composites[i] = &tokenizerv1.Composite{Pieces: pieces}
+		np += len(item)
+		compositeVals[i].Pieces = pieces
+		composites[i] = &compositeVals[i]
 		sizes[i] += protowire.SizeTag(2) + 8
 	}
 	out := make([]int, 0, len(items))
