@@ -163,7 +163,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	bw := bufio.NewWriterSize(w, 256<<10)
 	defer bw.Flush()
 
-	prog := newRunProgress(stderr, o.progress, totalBytes(pos, o))
+	prog := newRunProgress(stderr, o.progress, func() int64 { return totalBytes(pos, o) })
 	sum := newRunSummary()
 	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,

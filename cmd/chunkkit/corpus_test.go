@@ -398,3 +398,18 @@ func TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout(t *testing.T) {
 		t.Errorf("the run took %s after the stop", took)
 	}
 }
+
+func TestChunkProgressLine(t *testing.T) {
+	_, stderr, code := runCLI(t, "chunk", "../../bench/corpus/corpora", "--tokenizer", "words", "--progress", "always", "--out", filepath.Join(t.TempDir(), "out.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	last := stderr[strings.LastIndex(strings.TrimRight(stderr, "\n"), "\r")+1:]
+	if !strings.HasPrefix(last, "\x1b[K13 documents, ") || !strings.Contains(last, " MB/s") || !strings.HasSuffix(last, "\n") {
+		t.Errorf("final progress line %q, want the 13 documents with MB/s, ending the line", last)
+	}
+	_, stderr, _ = runCLI(t, "chunk", "../../bench/corpus/corpora", "--tokenizer", "words", "--out", filepath.Join(t.TempDir(), "out.jsonl"))
+	if stderr != "" {
+		t.Errorf("--progress auto on a buffer (not a terminal) wrote %q", stderr)
+	}
+}

@@ -126,7 +126,9 @@ type runProgress struct {
 	wroteAline bool
 }
 
-func newRunProgress(w io.Writer, mode string, total int64) *runProgress {
+// newRunProgress returns the progress line for mode; total, the size of the input for the
+// time left, is asked only when the line is shown (it walks the input a second time).
+func newRunProgress(w io.Writer, mode string, total func() int64) *runProgress {
 	on := mode == "always"
 	if mode == "auto" {
 		if f, ok := w.(*os.File); ok {
@@ -135,8 +137,11 @@ func newRunProgress(w io.Writer, mode string, total int64) *runProgress {
 			}
 		}
 	}
-	now := time.Now()
-	return &runProgress{w: w, on: on, start: now, total: total}
+	p := &runProgress{w: w, on: on, start: time.Now()}
+	if on {
+		p.total = total()
+	}
+	return p
 }
 
 func (p *runProgress) update(r pipeline.Result) {
