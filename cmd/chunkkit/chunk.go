@@ -205,6 +205,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		prog.update(r)
 	}
 	prog.done()
+	if runErr == nil && ctx.Err() == nil && o.format == "text" && sum.docs+len(sum.failures) > 1 {
+		bw.WriteString(sum.text()) // the totals go where the documents' text went
+	}
 	if err := bw.Flush(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -221,9 +224,6 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := ctx.Err(); err != nil {
 		fmt.Fprintf(stderr, "chunkkit chunk: interrupted after %d documents (%d chunks written)\n", sum.docs, sum.chunks)
 		return err
-	}
-	if o.format == "text" && sum.docs+len(sum.failures) > 1 {
-		io.WriteString(stdout, sum.text())
 	}
 	if len(sum.failures) > 0 {
 		return sum.failuresError()
