@@ -23,7 +23,9 @@ import (
 type TokenizerClient struct {
 	rpc tokenizerv1.TokenizerClient
 	client
-	retainState
+	// noRetain is set once the plugin has answered that it lacks protocol 1.1; it is shared
+	// by the clients WithModel makes, since they talk to the same process.
+	noRetain *atomic.Bool
 }
 
 var (
@@ -35,7 +37,7 @@ var (
 // name labels its errors. go-plugin's Dispense of plugin.KindTokenizer calls it.
 func NewTokenizerClient(conn grpc.ClientConnInterface, name string) *TokenizerClient {
 	rpc := tokenizerv1.NewTokenizerClient(conn)
-	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}, retainState: retainState{noRetain: new(atomic.Bool)}}
+	return &TokenizerClient{rpc: rpc, client: client{name: name, limits: defaultLimits(), info: rpc}, noRetain: new(atomic.Bool)}
 }
 
 // WithModel returns a client for model on the same connection; c is unchanged.

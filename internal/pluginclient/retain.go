@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -171,9 +170,4 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 		lo = hi
 	}
 	return out, nil
-}
-
-// retainState is the part of a TokenizerClient that remembers a plugin without protocol 1.1.
-type retainState struct {
-	noRetain *atomic.Bool
 }

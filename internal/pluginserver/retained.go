@@ -3,7 +3,6 @@ package pluginserver
 import (
 	"container/list"
 	"context"
-	"fmt"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -134,11 +133,4 @@ func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.Coun
 		return nil, rpcstatus.Encode(err)
 	}
 	return &tokenizerv1.CountResponse{Counts: convert.Int64s(counts)}, nil
-}
-
-// String describes the store for logs.
-func (r *retained) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return fmt.Sprintf("%d retained requests, %d bytes", r.order.Len(), r.bytes)
 }
