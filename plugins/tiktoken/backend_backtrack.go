@@ -52,7 +52,7 @@ func (e *backtrackEncoder) count(text string) (int, error) {
 		if end <= at || end > len(text) {
 			return 0, fmt.Errorf("splitting: no piece at byte %d", at)
 		}
-		n += e.vocab.CountPiece(text[at:end], s)
+		n += e.vocab.CountAt(text, at, end, s)
 		at = end
 	}
 	return n, nil
@@ -66,7 +66,7 @@ func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error
 		if end <= at || end > len(text) {
 			return nil, fmt.Errorf("splitting: no piece at byte %d", at)
 		}
-		dst = e.vocab.AppendPieceLens(dst, text[at:end], s)
+		dst = e.vocab.AppendLensAt(dst, text, at, end, s)
 		at = end
 	}
 	return dst, nil

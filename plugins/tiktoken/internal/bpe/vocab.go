@@ -1,10 +1,12 @@
 package bpe
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 )
 
 // none marks a missing token id.
@@ -49,6 +51,16 @@ func keyOf(s string) uint64 {
 		return k
 	}
 	return longTag | hashString(s)&fpMask
+}
+
+// keyAt returns the key of text[at:end], which is not empty: keyOf's, with one 8-byte load
+// instead of a loop where text has 8 bytes from at.
+func keyAt(text string, at, end int) uint64 {
+	n := end - at
+	if n < 8 && at+8 <= len(text) {
+		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(text[at:]), 8))&(1<<(8*n)-1) | uint64(n)<<56
+	}
+	return keyOf(text[at:end])
 }
 
 // Vocab is a tiktoken vocabulary ready for encoding: token bytes by id (ids are ranks), the
