@@ -318,6 +318,7 @@ func (s *supervisor) start(inst *instance) error {
 			if err != nil {
 				return nil, err
 			}
+			s.logger.Trace("binary checked", "path", p.Path)
 			pr, err := newProc(p, bin, cmd, dir, wd)
 			if err != nil {
 				bin.f.Close()
