@@ -61,7 +61,8 @@ func pluginCatalog(b *testing.B) *host.Catalog {
 			buildErr = err
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", dir+"/",
+		// As `make build` builds them (BUILDFLAGS): the host hashes the binary at each start.
+		out, err := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", dir+"/",
 			"github.com/chunkkit/chunkkit/plugins/tiktoken/cmd/chunkkit-tiktoken",
 			"github.com/chunkkit/chunkkit/plugins/hftokenizer/cmd/chunkkit-hftokenizer").CombinedOutput()
 		if err != nil {
