@@ -3,6 +3,8 @@ package host
 import (
 	"os"
 	"strings"
+
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 // passedEnv lists the host's environment variables every plugin gets, when the host has them
@@ -43,5 +45,5 @@ func pluginEnv(allow []string, tmpdir string, goPlugin []string) []string {
 // reservedEnv reports whether the host sets the variable k itself, so that a manifest may not
 // pass the host's value of it.
 func reservedEnv(k string) bool {
-	return k == "TMPDIR" || k == "CHUNKKIT_PLUGIN" || strings.HasPrefix(k, "PLUGIN_")
+	return k == "TMPDIR" || k == "CHUNKKIT_PLUGIN" || k == plugin.PreloadEnv || strings.HasPrefix(k, "PLUGIN_")
 }

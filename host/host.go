@@ -286,6 +286,7 @@ func (h *Host) open(ctx context.Context, sp Spec, kind plugin.Kind) (*supervisor
 	if err != nil {
 		return nil, err
 	}
+	s.expect(kind, sp.Arg)
 	inst, err := s.get(ctx)
 	if err != nil {
 		return nil, err

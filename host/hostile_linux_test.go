@@ -535,6 +535,9 @@ func TestAPluginGetsTheDocumentedEnvironmentAndNoStdin(t *testing.T) {
 					t.Errorf("plugin environment lacks %s", k)
 				}
 			}
+			if got, want := env["CHUNKKIT_PLUGIN_PRELOAD"], `{"tokenizer":[""]}`; got != want {
+				t.Errorf("plugin environment has CHUNKKIT_PLUGIN_PRELOAD=%q, want %q: the default model of the counter being made", got, want)
+			}
 			if got, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid)); got != os.DevNull {
 				t.Errorf("plugin's stdin is %q, want %s", got, os.DevNull)
 			}
@@ -545,7 +548,7 @@ func TestAPluginGetsTheDocumentedEnvironmentAndNoStdin(t *testing.T) {
 // documentedEnv reports whether docs/reference/host.md lists k among what every plugin gets.
 func documentedEnv(k string) bool {
 	switch k {
-	case "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "CHUNKKIT_PLUGIN", "CHUNKKIT_PLUGIN_LOG_LEVEL":
+	case "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "CHUNKKIT_PLUGIN", "CHUNKKIT_PLUGIN_LOG_LEVEL", "CHUNKKIT_PLUGIN_PRELOAD":
 		return true
 	}
 	return strings.HasPrefix(k, "PLUGIN_")

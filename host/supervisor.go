@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +51,9 @@ type supervisor struct {
 	lastFail string                 // what the last failure was, with the plugin's stderr, once
 	starts   int                    // processes started, for tests
 	closed   bool
+	// expected lists, by kind, the models counters and splitters were made for: a process
+	// starts loading them while it completes the handshake (sdkplugin.PreloadEnv).
+	expected map[sdkplugin.Kind][]string
 }
 
 func newSupervisor(p Plugin, opts Options, sp *spawner) *supervisor {
@@ -127,6 +132,35 @@ func (inst *instance) abortedFor() string {
 	inst.pmu.Lock()
 	defer inst.pmu.Unlock()
 	return inst.aborted
+}
+
+// expect records that a counter or splitter of kind is made for model: every process started
+// from now on is told to preload it.
+func (s *supervisor) expect(kind sdkplugin.Kind, model string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.Contains(s.expected[kind], model) {
+		return
+	}
+	if s.expected == nil {
+		s.expected = make(map[sdkplugin.Kind][]string)
+	}
+	s.expected[kind] = append(s.expected[kind], model)
+}
+
+// preloadHint returns the value of sdkplugin.PreloadEnv for a new process, or "" when no model
+// is expected.
+func (s *supervisor) preloadHint() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.expected) == 0 {
+		return ""
+	}
+	hint, err := json.Marshal(s.expected)
+	if err != nil {
+		return "" // a map of strings always marshals
+	}
+	return string(hint)
 }
 
 // get returns the running instance, starting one if there is none, and counts the caller in
@@ -307,6 +341,7 @@ func (s *supervisor) start(inst *instance) error {
 		return err
 	}
 	p := s.plugin
+	hint := s.preloadHint()
 	inst.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginclient.Handshake(),
 		VersionedPlugins: pluginclient.VersionedPlugins(p.Name),
@@ -319,6 +354,9 @@ func (s *supervisor) start(inst *instance) error {
 				return nil, err
 			}
 			s.logger.Trace("binary checked", "path", p.Path)
+			if hint != "" {
+				cmd.Env = append(cmd.Env, sdkplugin.PreloadEnv+"="+hint)
+			}
 			pr, err := newProc(p, bin, cmd, dir, wd)
 			if err != nil {
 				bin.f.Close()

@@ -26,3 +26,12 @@ const MaxMessageBytes = 64 << 20
 // serves everything but single texts above it. A single text larger than BatchBytes travels
 // alone in its own request.
 const BatchBytes = 3 << 20
+
+// PreloadEnv is the environment variable in which a host names, when it starts a plugin, the
+// models it is about to ask for: a JSON object from kind to model names, such as
+// {"tokenizer":["cl100k_base"]} ("" is the plugin's default model). A plugin may start loading
+// them while it completes the handshake, so that the first call finds them ready (sdk/serve
+// does, by calling its registries' Model). It is a hint: a plugin must answer the same whether
+// or not it preloads, must not fail over a model it cannot load (the request for it reports
+// that), and ignores a value it cannot read.
+const PreloadEnv = "CHUNKKIT_PLUGIN_PRELOAD"
