@@ -12,8 +12,8 @@ import (
 // backtrackEncoder is the Backtrack backend: text split into pieces by internal/pretok's
 // scanners, as the Fast backend splits it, and each piece that is not itself a token encoded
 // by internal/bpe's backtracking encoder, linear in the piece's length. Its vocabularies are
-// OpenAI's .tiktoken files as github.com/pkoukk/tiktoken-go-loader embeds them (the Reference
-// backend's), with the split tables internal/bpe's generator derived from them.
+// the three backends' (readTokens), with the split tables internal/bpe's generator derived
+// from them.
 type backtrackEncoder struct {
 	split pretok.Func
 	vocab *bpe.Vocab
@@ -26,11 +26,11 @@ func newBacktrack(encoding string) (*backtrackEncoder, error) {
 	if split == nil {
 		return nil, fmt.Errorf("loading %s: no scanner for its pattern", encoding)
 	}
-	table, err := data.Tables.ReadFile(encoding + ".split")
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", encoding, err)
+	table, ok := data.Split(encoding)
+	if !ok {
+		return nil, fmt.Errorf("loading %s: no split table", encoding)
 	}
-	tokens, starts, err := readTiktoken(encoding)
+	tokens, starts, err := readTokens(encoding)
 	if err != nil {
 		return nil, err
 	}

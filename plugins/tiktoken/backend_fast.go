@@ -6,8 +6,7 @@ import (
 	"github.com/chunkkit/chunkkit/internal/pretok"
 )
 
-// fastEncoder is the Fast backend: OpenAI's .tiktoken files as github.com/pkoukk/tiktoken-go-loader
-// embeds them, text split into pieces by internal/pretok's hand-written scanners, and each
+// fastEncoder is the Fast backend: OpenAI's vocabularies (readTokens), text split into pieces by internal/pretok's hand-written scanners, and each
 // piece merged in O(n log n) (merge.go).
 //
 // It used to take its vocabularies from github.com/tiktoken-go/tokenizer, whose Go map
@@ -26,7 +25,7 @@ func newFast(encoding string) (*fastEncoder, error) {
 	if split == nil {
 		return nil, fmt.Errorf("loading %s: no scanner for its pattern", encoding)
 	}
-	tokens, starts, err := readTiktoken(encoding)
+	tokens, starts, err := readTokens(encoding)
 	if err != nil {
 		return nil, err
 	}

@@ -2,21 +2,43 @@ package tiktoken
 
 import (
 	"fmt"
+	"path"
+	"strings"
 	"sync"
 
 	pkoukk "github.com/pkoukk/tiktoken-go"
-	loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
-// setOfflineLoader installs tiktoken-go-loader's embedded vocabularies as tiktoken-go's BPE
-// loader. tiktoken-go keeps its loader in an unsynchronised package variable whose default
-// downloads vocabularies over HTTP and caches them in $TIKTOKEN_CACHE_DIR,
-// $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache; the offline loader reads neither the network
-// nor any cache directory. The Once makes the write happen exactly once, before this package
-// first asks tiktoken-go for an encoding, and keeps concurrent New calls from racing on it.
+// setOfflineLoader installs embeddedLoader as tiktoken-go's BPE loader. tiktoken-go keeps its
+// loader in an unsynchronised package variable whose default downloads vocabularies over
+// HTTP and caches them in $TIKTOKEN_CACHE_DIR, $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache;
+// embeddedLoader reads neither the network nor any cache directory. The Once makes the write
+// happen exactly once, before this package first asks tiktoken-go for an encoding, and keeps
+// concurrent New calls from racing on it.
 var setOfflineLoader = sync.OnceFunc(func() {
-	pkoukk.SetBpeLoader(loader.NewOfflineLoader())
+	pkoukk.SetBpeLoader(embeddedLoader{})
 })
+
+// embeddedLoader is a tiktoken-go BpeLoader that serves the vocabularies the other backends
+// use (readTokens), so the binary holds each once: tiktoken-go-loader's offline loader would
+// add its base64 .tiktoken files (7 MB), which every plugin start hashes.
+type embeddedLoader struct{}
+
+// LoadTiktokenBpe returns the ranks of the encoding whose .tiktoken file tiktoken-go names by
+// its URL.
+func (embeddedLoader) LoadTiktokenBpe(file string) (map[string]int, error) {
+	tokens, starts, err := readTokens(strings.TrimSuffix(path.Base(file), ".tiktoken"))
+	if err != nil {
+		return nil, err
+	}
+	ranks := make(map[string]int, len(starts)-1)
+	for id := range len(starts) - 1 {
+		if token := tokens[starts[id]:starts[id+1]]; token != "" {
+			ranks[token] = id
+		}
+	}
+	return ranks, nil
+}
 
 // referenceEncoder runs github.com/pkoukk/tiktoken-go. Its Tiktoken is safe for concurrent
 // use: EncodeOrdinary only reads its maps, and its regexp2 matcher keeps per-call state in a

@@ -24,11 +24,11 @@
 // the token before (a check that undoes both tokens' merges at the seam), else a shorter one,
 // backing up when none fits; the result is BPE's exactly, because every token of these
 // vocabularies encodes to itself, which the generator checks, and the time is linear in the
-// worst case. Pieces that are not tokens recur, so a Scratch remembers the last 8,192 of them.
-// Loading reads OpenAI's .tiktoken file and a split table (the two tokens each token is merged
-// from) generated ahead of time and embedded (internal/bpe/data, 2.4 MB for the four
-// encodings), so it searches nothing. See docs/reference/tokenizers.md for speed and cold
-// start figures.
+// worst case. Pieces that are not tokens recur, so a Scratch remembers up to 65,536 of them.
+// Loading reads, in place from the binary, the vocabulary without base64 and a split table
+// (the two tokens each token is merged from), both generated ahead of time and embedded
+// (internal/bpe/data, 5.5 MB for the four encodings), so it decodes and searches nothing. See
+// docs/reference/tokenizers.md for speed and cold start figures.
 //
 // Fast splits with the same scanners and merges each piece with a heap, O(n log n) in its
 // length. It was the default before Backtrack and stays as a cross-check.
@@ -38,16 +38,18 @@
 // 40,000 and 80,000 times took 47 ms, 189 ms, 756 ms and 3.3 s (BenchmarkPathological).
 // OpenAI's tiktoken is quadratic there too (about 14 s for 100,000 × "a").
 //
-// All three read their vocabularies from the .tiktoken files that
-// github.com/pkoukk/tiktoken-go-loader embeds, OpenAI's files byte for byte.
+// All three read the same vocabularies: the .tiktoken files that
+// github.com/pkoukk/tiktoken-go-loader embeds (OpenAI's files byte for byte), which
+// internal/bpe's generator stores without base64 (a test holds them equal); the loader's
+// own files are not linked into the binary.
 //
 // # Offline
 //
 // No backend touches the network or the file system at run time. tiktoken-go's default
 // loader downloads vocabularies and caches them under $TIKTOKEN_CACHE_DIR,
-// $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache; this package installs the offline loader
+// $DATA_GYM_CACHE_DIR or $TMPDIR/data-gym-cache; this package installs a loader of its own
 // (tiktoken-go's SetBpeLoader, once, before tiktoken-go's first use through this package), which
-// reads only the embedded files, so those variables are never consulted. A program that also
+// reads only the embedded vocabularies, so those variables are never consulted. A program that also
 // uses tiktoken-go directly and installs another loader changes what this package loads for
 // encodings not loaded yet.
 //

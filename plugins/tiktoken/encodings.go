@@ -3,23 +3,23 @@ package tiktoken
 import (
 	"fmt"
 
-	loader "github.com/pkoukk/tiktoken-go-loader/assets"
-
 	"github.com/chunkkit/chunkkit/internal/pretok"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
 )
 
-// readTiktoken returns the tokens of encoding's .tiktoken file, OpenAI's file as
-// github.com/pkoukk/tiktoken-go-loader embeds it, as bpe.ParseTiktoken gives them.
-func readTiktoken(encoding string) (tokens string, starts []uint32, err error) {
-	f, err := loader.Assets.Open(encoding + ".tiktoken")
-	if err != nil {
-		return "", nil, fmt.Errorf("loading %s: %w", encoding, err)
+// readTokens returns the tokens of encoding, by id, as bpe.ReadTokens gives them: OpenAI's
+// .tiktoken file (as github.com/pkoukk/tiktoken-go-loader embeds it) that internal/bpe's
+// generator stored without its base64 and ranks, read in place from the binary. The tests
+// check that it equals the .tiktoken file.
+func readTokens(encoding string) (tokens string, starts []uint32, err error) {
+	file, ok := data.Tokens(encoding)
+	if !ok {
+		return "", nil, fmt.Errorf("loading %s: no vocabulary", encoding)
 	}
-	defer f.Close()
-	tokens, starts, err = bpe.ParseTiktoken(f)
+	tokens, starts, err = bpe.ReadTokens(file)
 	if err != nil {
-		return "", nil, fmt.Errorf("loading %s.tiktoken: %w", encoding, err)
+		return "", nil, fmt.Errorf("loading %s.tokens: %w", encoding, err)
 	}
 	return tokens, starts, nil
 }

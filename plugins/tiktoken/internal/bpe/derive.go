@@ -67,11 +67,11 @@ func (v *Vocab) SplitTable() []byte {
 	return out
 }
 
-// Load builds a Vocab from tokens (as ParseTiktoken returns them) and the split table that
-// SplitTable made of the same tokens. It checks that the table fits the tokens (every split
+// Load builds a Vocab from tokens (as ParseTiktoken and ReadTokens return them) and the split
+// table that SplitTable made of the same tokens, which it reads in place. It checks that the table fits the tokens (every split
 // is into two earlier tokens whose lengths add up), not that it is the one Derive computes:
 // the tests do that.
-func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
+func Load(data string, starts []uint32, split string) (*Vocab, error) {
 	v, err := newVocab(data, starts)
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func Load(data string, starts []uint32, split []byte) (*Vocab, error) {
 }
 
 // loadSplits fills the split and pair tables for ids [from, to).
-func (v *Vocab) loadSplits(split []byte, from, to uint32) error {
+func (v *Vocab) loadSplits(split string, from, to uint32) error {
 	for id := from; id < to; id++ {
 		b := split[6*id : 6*id+6]
 		left := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16

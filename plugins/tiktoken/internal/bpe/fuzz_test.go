@@ -19,9 +19,9 @@ func loaded(t testing.TB) []*Vocab {
 	loadOnce.Do(func() {
 		for _, enc := range Encodings {
 			tokens, starts := parseEncoding(t, enc)
-			split, err := data.Tables.ReadFile(enc + ".split")
-			if err != nil {
-				t.Fatal(err)
+			split, ok := data.Split(enc)
+			if !ok {
+				t.Fatalf("no split table for %s", enc)
 			}
 			v, err := Load(tokens, starts, split)
 			if err != nil {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	loader "github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
 )
 
 func BenchmarkLoad(b *testing.B) {
@@ -14,7 +16,20 @@ func BenchmarkLoad(b *testing.B) {
 		split := d.SplitTable()
 		b.Run(enc, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Load(data, starts, split); err != nil {
+				if _, err := Load(data, starts, string(split)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkReadTokens(b *testing.B) {
+	for _, enc := range []string{"cl100k_base", "o200k_base"} {
+		file, _ := data.Tokens(enc)
+		b.Run(enc, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := ReadTokens(file); err != nil {
 					b.Fatal(err)
 				}
 			}

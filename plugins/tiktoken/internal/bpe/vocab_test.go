@@ -2,6 +2,7 @@ package bpe
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -40,11 +41,11 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			committed, err := data.Tables.ReadFile(enc + ".split")
-			if err != nil {
-				t.Fatal(err)
+			committed, ok := data.Split(enc)
+			if !ok {
+				t.Fatalf("no split table for %s", enc)
 			}
-			if !bytes.Equal(derived.SplitTable(), committed) {
+			if !bytes.Equal(derived.SplitTable(), []byte(committed)) {
 				t.Fatalf("data/%s.split is stale: run go generate ./plugins/tiktoken/internal/bpe", enc)
 			}
 			loaded, err := Load(tokens, starts, committed)
@@ -63,13 +64,75 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 	}
 }
 
-func TestLoadRefusesABadSplitTable(t *testing.T) {
+// TestTokensFilesAreCurrent checks that every encoding's .tokens file in data/ holds the
+// tokens of its .tiktoken file, id by id, gaps included.
+func TestTokensFilesAreCurrent(t *testing.T) {
 	t.Parallel()
-	tokens, starts := parseEncoding(t, "r50k_base")
-	good, err := data.Tables.ReadFile("r50k_base.split")
+	for _, enc := range Encodings {
+		t.Run(enc, func(t *testing.T) {
+			t.Parallel()
+			tokens, starts := parseEncoding(t, enc)
+			file, ok := data.Tokens(enc)
+			if !ok {
+				t.Fatalf("no .tokens file for %s", enc)
+			}
+			gotTokens, gotStarts, err := ReadTokens(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gotTokens != tokens || !slices.Equal(gotStarts, starts) {
+				t.Fatalf("data/%s.tokens is stale: run go generate ./plugins/tiktoken/internal/bpe", enc)
+			}
+			want, err := TokensFile(tokens, starts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(want, []byte(file)) {
+				t.Fatalf("data/%s.tokens is not what TokensFile writes: run go generate ./plugins/tiktoken/internal/bpe", enc)
+			}
+		})
+	}
+}
+
+func TestReadTokensRefusesAMalformedFile(t *testing.T) {
+	t.Parallel()
+	good, err := TokensFile("abcd", []uint32{0, 1, 1, 4}) // "a", a gap, "bcd"
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, tt := range []struct {
+		name, file, want string
+	}{
+		{"a file without its header", "\x03\x00", "has no header"},
+		{"a count of more lengths than the file holds", "\xff\x00\x00\x00ab", "cannot hold the lengths of 255 tokens"},
+		{"token bytes missing at the end", string(good[:len(good)-1]), "add up to 4 bytes, but it holds 3"},
+		{"token bytes to spare", string(good) + "e", "add up to 4 bytes, but it holds 5"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := ReadTokens(tt.file)
+			if err == nil || !errors.Is(err, errFormat) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadTokens error = %v, want errFormat saying %q", err, tt.want)
+			}
+		})
+	}
+	tokens, starts, err := ReadTokens(string(good))
+	if err != nil || tokens != "abcd" || !slices.Equal(starts, []uint32{0, 1, 1, 4}) {
+		t.Errorf("ReadTokens(TokensFile(...)) = %q, %v, %v; want the tokens back", tokens, starts, err)
+	}
+	if _, err := TokensFile(strings.Repeat("x", 256), []uint32{0, 256}); err == nil {
+		t.Error("TokensFile accepted a token of 256 bytes")
+	}
+}
+
+func TestLoadRefusesABadSplitTable(t *testing.T) {
+	t.Parallel()
+	tokens, starts := parseEncoding(t, "r50k_base")
+	committed, ok := data.Split("r50k_base")
+	if !ok {
+		t.Fatal("no split table for r50k_base")
+	}
+	good := []byte(committed)
 	for _, tt := range []struct {
 		name  string
 		split []byte
@@ -90,7 +153,7 @@ func TestLoadRefusesABadSplitTable(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if _, err := Load(tokens, starts, tt.split); err == nil {
+			if _, err := Load(tokens, starts, string(tt.split)); err == nil {
 				t.Error("Load accepted it")
 			}
 		})

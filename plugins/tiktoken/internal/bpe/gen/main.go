@@ -1,8 +1,9 @@
-// Command gen writes the split tables of package bpe, data/ENCODING.split, for the four
-// tiktoken encodings: `go generate ./plugins/tiktoken/internal/bpe`.
-// Each holds, per token id, the ids of the two tokens BPE merges into it, three bytes each
-// (see bpe.Vocab.SplitTable); bpe.Derive computes them from the .tiktoken files that
-// github.com/pkoukk/tiktoken-go-loader embeds, and checks that every token encodes to itself.
+// Command gen writes what package bpe loads for the four tiktoken encodings, in data/:
+// `go generate ./plugins/tiktoken/internal/bpe`. From the .tiktoken files that
+// github.com/pkoukk/tiktoken-go-loader embeds (OpenAI's), it writes ENCODING.tokens, the
+// vocabulary without base64 (bpe.TokensFile), and ENCODING.split, per token id the ids of the
+// two tokens BPE merges into it, three bytes each (bpe.Vocab.SplitTable), which bpe.Derive
+// computes, checking that every token encodes to itself.
 package main
 
 import (
@@ -37,6 +38,13 @@ func run(dir string) error {
 			return fmt.Errorf("%s: %w", enc, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, enc+".split"), v.SplitTable(), 0o644); err != nil {
+			return err
+		}
+		tokens, err := bpe.TokensFile(data, starts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", enc, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, enc+".tokens"), tokens, 0o644); err != nil {
 			return err
 		}
 	}
