@@ -19,9 +19,8 @@ import (
 // phase's name: the host's and go-plugin's, and the plugin's own (relayed from its stderr at
 // debug level).
 var phaseMarks = []struct{ msg, phase string }{
-	{"configuring client automatic mTLS", "prepare"}, // host: private directory, watchdog
-	{"created temporary directory for unix sockets", "client-cert"},
-	{"binary checked", "checksum"},                       // host: open, checks, SHA-256
+	{"binary checked", "check"}, // host: its private directory and watchdog, the binary's checks and SHA-256, its certificate (once), at once
+	{"created temporary directory for unix sockets", "socket-dir"},
 	{"waiting for RPC address", "exec"},                  // fork and exec
 	{"configuring server automatic mTLS", "plugin-init"}, // plugin: runtime init to Serve
 	{"plugin address", "plugin-cert"},                    // plugin: its certificate
@@ -56,8 +55,9 @@ func (l *markLog) at(msg string) (time.Time, bool) {
 }
 
 // BenchmarkColdStartPhases is BenchmarkColdStart with the time split into phases, each
-// reported as a metric in ms (its mean per start): the host's preparation, go-plugin's
-// client certificate, the binary's checks and checksum, fork and exec, the plugin's start
+// reported as a metric in ms (its mean per start): the host's checks of the binary (with its
+// private directory and, on a host's first start, its client certificate), go-plugin's socket
+// directory, fork and exec, the plugin's start
 // until Serve, its certificate, the handshake line, then the rest of host.TokenCounter
 // (connection, TLS handshake, Info, and the probe's Count and Boundaries, which wait for the
 // encoding the plugin started loading at its start, told by the host's preload hint), the

@@ -4,6 +4,7 @@ package host
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -534,6 +535,9 @@ func TestAPluginGetsTheDocumentedEnvironmentAndNoStdin(t *testing.T) {
 				if _, ok := env[k]; !ok {
 					t.Errorf("plugin environment lacks %s", k)
 				}
+			}
+			if block, _ := pem.Decode([]byte(env["PLUGIN_CLIENT_CERT"])); block == nil || block.Type != "CERTIFICATE" {
+				t.Errorf("plugin environment has PLUGIN_CLIENT_CERT=%q, want the host's PEM certificate", env["PLUGIN_CLIENT_CERT"])
 			}
 			if got, want := env["CHUNKKIT_PLUGIN_PRELOAD"], `{"tokenizer":[""]}`; got != want {
 				t.Errorf("plugin environment has CHUNKKIT_PLUGIN_PRELOAD=%q, want %q: the default model of the counter being made", got, want)

@@ -39,6 +39,16 @@ type spawner struct {
 	dir    string // "" until the first start
 	wd     *watchdog
 	closed bool
+
+	certOnce sync.Once
+	cert     *clientCert
+	certErr  error
+}
+
+// clientCert returns the host's client certificate, making it on first use.
+func (sp *spawner) clientCert() (*clientCert, error) {
+	sp.certOnce.Do(func() { sp.cert, sp.certErr = newClientCert() })
+	return sp.cert, sp.certErr
 }
 
 // prepare returns the host's private directory, making it (and starting the watchdog) on

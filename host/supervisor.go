@@ -329,18 +329,38 @@ func (s *supervisor) run(inst *instance, delay time.Duration) {
 	<-inst.release
 }
 
-// start execs the plugin (through proc, which checks the binary first), completes the
-// handshake and dispenses the service clients.
+// start checks the binary, execs it (through proc), completes the handshake and dispenses
+// the service clients. The checks (the binary's SHA-256 above all), the host's private
+// directory and watchdog, and on the first start the host's client certificate are made at
+// the same time.
 func (s *supervisor) start(inst *instance) error {
 	sum, err := hex.DecodeString(s.plugin.SHA256)
 	if err != nil || len(sum) != sha256.Size {
 		return fmt.Errorf("manifest %s: sha256 %q is not 64 hex digits", s.plugin.Manifest, s.plugin.SHA256)
 	}
+	p := s.plugin
+	var (
+		wg      sync.WaitGroup
+		bin     *checkedBinary
+		cert    *clientCert
+		binErr  error
+		certErr error
+	)
+	wg.Go(func() { bin, binErr = p.openChecked() })
+	wg.Go(func() { cert, certErr = s.spawn.clientCert() })
 	dir, wd, err := s.spawn.prepare()
-	if err != nil {
+	wg.Wait()
+	// bin is executed by the runner go-plugin asks for; until then it is closed here.
+	defer func() {
+		if bin != nil {
+			bin.f.Close()
+		}
+	}()
+	if err = errors.Join(binErr, err, certErr); err != nil {
 		return err
 	}
-	p := s.plugin
+	s.logger.Trace("binary checked", "path", p.Path)
+	s.logger.Debug("configuring mutual TLS with the host's client certificate")
 	hint := s.preloadHint()
 	inst.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginclient.Handshake(),
@@ -349,17 +369,15 @@ func (s *supervisor) start(inst *instance) error {
 		// then executes the path, gives the plugin the host's environment and stdin, and kills
 		// only the process, not what it started.
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
-			bin, err := p.openChecked()
-			if err != nil {
-				return nil, err
-			}
-			s.logger.Trace("binary checked", "path", p.Path)
+			cmd.Env = append(cmd.Env, "PLUGIN_CLIENT_CERT="+cert.pem)
 			if hint != "" {
 				cmd.Env = append(cmd.Env, sdkplugin.PreloadEnv+"="+hint)
 			}
-			pr, err := newProc(p, bin, cmd, dir, wd)
+			checked := bin
+			bin = nil // the proc owns it now
+			pr, err := newProc(p, checked, cmd, dir, wd)
 			if err != nil {
-				bin.f.Close()
+				checked.f.Close()
 				return nil, err
 			}
 			inst.setProc(pr)
@@ -368,12 +386,13 @@ func (s *supervisor) start(inst *instance) error {
 		SkipHostEnv:      true,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
-		Logger:           pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
-		StartTimeout:     s.opts.StartTimeout,
-		Stderr:           inst.stderr, // the process's own stderr
-		SyncStderr:       inst.stderr, // os.Stderr inside the plugin once it serves
-		SyncStdout:       io.Discard,
+		// Mutual TLS as go-plugin's AutoMTLS, with the host's certificate (clientCert).
+		TLSConfig:    cert.tlsConfig(),
+		Logger:       pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
+		StartTimeout: s.opts.StartTimeout,
+		Stderr:       inst.stderr, // the process's own stderr
+		SyncStderr:   inst.stderr, // os.Stderr inside the plugin once it serves
+		SyncStdout:   io.Discard,
 	})
 	rpc, err := inst.client.Client()
 	if err != nil {
