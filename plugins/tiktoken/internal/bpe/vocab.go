@@ -93,6 +93,20 @@ type Vocab struct {
 	pairs     []uint64
 	pairsMask uint64
 	pairsBits uint
+
+	// built is closed once the filter and the split and pair tables, which only the
+	// backtracking encoder reads, are filled: Load fills them in the background (see Encode).
+	built chan struct{}
+}
+
+// backtrackReady reports whether the backtracking encoder's tables are built.
+func (v *Vocab) backtrackReady() bool {
+	select {
+	case <-v.built:
+		return true
+	default:
+		return false
+	}
 }
 
 // NumIDs returns one more than the highest token id.
@@ -277,7 +291,7 @@ var errFormat = errors.New("bpe: malformed vocabulary")
 // newVocab takes the tokens data[starts[id]:starts[id+1]] (an empty one is a gap) and makes
 // the tables, empty: buildTable, buildFilter and the caller fill them.
 func newVocab(data string, starts []uint32) (*Vocab, error) {
-	v := &Vocab{data: data, starts: starts}
+	v := &Vocab{data: data, starts: starts, built: make(chan struct{})}
 	count := 0
 	for id := range uint32(v.NumIDs()) {
 		n := v.TokenLen(id)

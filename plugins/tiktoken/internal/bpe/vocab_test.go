@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	loader "github.com/pkoukk/tiktoken-go-loader/assets"
 
@@ -52,6 +53,7 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			<-loaded.built
 			if !slices.Equal(derived.splitL, loaded.splitL) || !slices.Equal(derived.splitR, loaded.splitR) {
 				t.Error("Load's split tables differ from Derive's")
 			}
@@ -219,5 +221,43 @@ func TestParseTiktokenInHalvesEqualsInOne(t *testing.T) {
 	_, _, err := parseHalves(bytes.NewReader(file), int64(len(file)))
 	if err == nil || !strings.Contains(err.Error(), "line 200001: byte '!' is not base64") {
 		t.Errorf("error = %v, want one naming line 200001", err)
+	}
+}
+
+// TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens encodes pieces with a Vocab whose
+// backtracking tables are not marked built, as Load returns it: a short piece is merged as
+// tiktoken merges it, to the tokens the backtracking encoder gives once they are, and a long
+// one waits for them.
+func TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens(t *testing.T) {
+	t.Parallel()
+	for i, v := range loaded(t) {
+		t.Run(Encodings[i], func(t *testing.T) {
+			t.Parallel()
+			loading := *v
+			loading.built = make(chan struct{})
+			var s, ls Scratch
+			for _, piece := range []string{"a", " tokenizer", "語語語語語", "\xff\xfe\x00", "!!!!!!!!", " unbelievably", "🦀🦀", strings.Repeat("ab", mergeWhileLoading/2)} {
+				want := slices.Clone(v.Encode(piece, &s))
+				if got := loading.Encode(piece, &ls); !slices.Equal(got, want) {
+					t.Errorf("%q while loading: %v, want %v", piece, got, want)
+				}
+			}
+			long := strings.Repeat("ab", mergeWhileLoading)
+			want := slices.Clone(v.Encode(long, &s))
+			done := make(chan []uint32)
+			go func() {
+				var s Scratch
+				done <- slices.Clone(loading.Encode(long, &s))
+			}()
+			select {
+			case got := <-done:
+				t.Fatalf("a %d-byte piece was encoded (%v) before the tables were built", len(long), got)
+			case <-time.After(20 * time.Millisecond):
+			}
+			close(loading.built)
+			if got := <-done; !slices.Equal(got, want) {
+				t.Errorf("the long piece once built: %v, want %v", got, want)
+			}
+		})
 	}
 }
