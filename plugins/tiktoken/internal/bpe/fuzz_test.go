@@ -58,3 +58,25 @@ func FuzzBacktrackEqualsMerge(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadTokens checks that ReadTokens never panics, and that a file it accepts is what
+// TokensFile writes for the tokens it read.
+func FuzzReadTokens(f *testing.F) {
+	good, err := TokensFile("abcd", []uint32{0, 1, 1, 4})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{string(good), "", "\x00\x00\x00\x00", "\x01\x00\x00\x00\x01a", "\xff\xff\xff\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, file []byte) {
+		data, starts, err := ReadTokens(string(file))
+		if err != nil {
+			return
+		}
+		again, err := TokensFile(data, starts)
+		if err != nil || !slices.Equal(again, file) {
+			t.Errorf("ReadTokens accepted %q, but TokensFile of what it read gives %q (%v)", file, again, err)
+		}
+	})
+}
