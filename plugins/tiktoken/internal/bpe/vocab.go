@@ -327,13 +327,13 @@ func (v *Vocab) buildTable() error {
 		if t == "" {
 			continue
 		}
+		// One walk both looks for t (probe's) and finds the empty slot that ends it.
 		k := keyOf(t)
-		if v.probe(k, t) != none {
-			return fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
-		}
 		i := tableIndex(k, v.tableBits)
-		for v.keys[i] != 0 {
-			i = (i + 1) & v.tableMask
+		for ; v.keys[i] != 0; i = (i + 1) & v.tableMask {
+			if v.keys[i] == k && (k < longTag || v.Token(v.ids[i]) == t) {
+				return fmt.Errorf("%w: token %d (%q) appears twice", errFormat, id, t)
+			}
 		}
 		v.keys[i], v.ids[i] = k, id
 	}

@@ -261,3 +261,21 @@ func TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadRefusesATokenThatAppearsTwice(t *testing.T) {
+	t.Parallel()
+	// Ids 0, 1 and 2 are "a", "bcdefghij" and "a" again, each its own split (a single token).
+	var split []byte
+	for id := range 3 {
+		split = append(split, byte(id), 0, 0, byte(id), 0, 0)
+	}
+	_, err := Load("abcdefghija", []uint32{0, 1, 10, 11}, string(split))
+	if err == nil || !errors.Is(err, errFormat) || !strings.Contains(err.Error(), `token 2 ("a") appears twice`) {
+		t.Errorf("Load error = %v, want errFormat naming token 2", err)
+	}
+	// A long token twice: its key is a fingerprint, confirmed by its bytes.
+	_, err = Load("abcdefghijabcdefghij", []uint32{0, 10, 20}, string(split[:12]))
+	if err == nil || !strings.Contains(err.Error(), `token 1 ("abcdefghij") appears twice`) {
+		t.Errorf("Load error = %v, want errFormat naming token 1", err)
+	}
+}
