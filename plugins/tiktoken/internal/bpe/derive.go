@@ -74,9 +74,9 @@ func (v *Vocab) SplitTable() []byte {
 //
 // Load returns once the token table is filled: what telling tokens apart needs. The prefix
 // filter and the split and pair tables, which only the backtracking encoder reads, are filled
-// by two goroutines meanwhile, and Encode merges pieces as tiktoken does until they are (see
-// Encode), so that a plugin's first count does not wait for them: they are about half of the
-// loading time (5 of 10 ms for cl100k_base, 17 of 26 for o200k_base, one thread).
+// in the background from the first Encode on, which merges pieces as tiktoken does until they
+// are (see Encode), so that a plugin's first count does not wait for them: they are about half
+// of the loading time (5 of 10 ms for cl100k_base, 17 of 26 for o200k_base, one thread).
 func Load(data string, starts []uint32, split string) (*Vocab, error) {
 	v, err := newVocab(data, starts)
 	if err != nil {
@@ -88,21 +88,22 @@ func Load(data string, starts []uint32, split string) (*Vocab, error) {
 	if err := v.buildTable(); err != nil {
 		return nil, err
 	}
-	// The token table, the filter and the split and pair tables do not depend on one
-	// another, and filling them is bound by memory latency: the filter and each half of the
-	// split and pair tables (pairs are inserted with compare-and-swap) are filled by goroutines
-	// of their own. They start once the token table is filled rather than beside it: in a
-	// plugin that is loading while it completes its handshake, on two cores, they would slow
-	// down what the first count waits for.
+	// The filter and the split and pair tables are filled on the first Encode (see
+	// buildBacktrack), by goroutines of their own: in a plugin that loads its model while it
+	// completes its handshake, on two cores, filling them then would slow the handshake and
+	// what the first count waits for, which merges its pieces without them.
 	n := uint32(v.NumIDs())
-	var wg sync.WaitGroup
-	wg.Go(v.buildFilter)
-	wg.Go(func() { v.loadSplits(split, 0, n/2) })
-	wg.Go(func() { v.loadSplits(split, n/2, n) })
-	go func() {
+	v.fill = func() {
+		// The three do not depend on one another, and filling them is bound by memory
+		// latency: the filter and each half of the split and pair tables (pairs are inserted
+		// with compare-and-swap) are filled at once.
+		var wg sync.WaitGroup
+		wg.Go(v.buildFilter)
+		wg.Go(func() { v.loadSplits(split, 0, n/2) })
+		wg.Go(func() { v.loadSplits(split, n/2, n) })
 		wg.Wait()
 		close(v.built)
-	}()
+	}
 	return v, nil
 }
 

@@ -17,15 +17,16 @@ const mergeWhileLoading = 64
 
 // Encode returns the tokens BPE makes of piece, in order, in memory owned by s and valid
 // until s is used again. The empty piece has none. Until the tables of the backtracking
-// encoder are built (see Load), a piece of up to mergeWhileLoading bytes is merged as tiktoken
-// merges it, which gives the same tokens, and a longer one waits for them.
+// encoder are built (see Load: the first Encode starts building them), a piece of up to
+// mergeWhileLoading bytes is merged as tiktoken merges it, which gives the same tokens, and a
+// longer one waits for them.
 func (v *Vocab) Encode(piece string, s *Scratch) []uint32 {
 	if !v.backtrackReady() {
 		if len(piece) <= mergeWhileLoading {
 			s.tokens = v.merge(s.tokens[:0], piece)
 			return s.tokens
 		}
-		<-v.built
+		v.waitBacktrack()
 	}
 	if tokens, ok := v.backtrack(piece, s); ok {
 		return tokens

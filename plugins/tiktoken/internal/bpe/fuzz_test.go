@@ -27,7 +27,7 @@ func loaded(t testing.TB) []*Vocab {
 			if err != nil {
 				t.Fatal(err)
 			}
-			<-v.built // the tests read the backtracking encoder's tables directly
+			v.waitBacktrack() // the tests read the backtracking encoder's tables directly
 			vocabs = append(vocabs, v)
 		}
 	})

@@ -20,7 +20,7 @@ func BenchmarkLoad(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				<-v.built // the whole load, background tables included
+				v.waitBacktrack() // the whole load, background tables included
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -95,18 +96,40 @@ type Vocab struct {
 	pairsBits uint
 
 	// built is closed once the filter and the split and pair tables, which only the
-	// backtracking encoder reads, are filled: Load fills them in the background (see Encode).
-	built chan struct{}
+	// backtracking encoder reads, are filled. Load leaves fill to fill them, which
+	// buildBacktrack starts once, in the background (see Encode).
+	built    chan struct{}
+	fill     func()
+	fillOnce sync.Once
 }
 
-// backtrackReady reports whether the backtracking encoder's tables are built.
+// backtrackReady reports whether the backtracking encoder's tables are built, and if they are
+// not, starts building them.
 func (v *Vocab) backtrackReady() bool {
 	select {
 	case <-v.built:
 		return true
 	default:
+		v.buildBacktrack()
 		return false
 	}
+}
+
+// buildBacktrack starts filling the backtracking encoder's tables, once, in the background,
+// unless they are filled already (Derive fills them itself).
+func (v *Vocab) buildBacktrack() {
+	v.fillOnce.Do(func() {
+		if v.fill != nil {
+			go v.fill()
+		}
+	})
+}
+
+// waitBacktrack builds the backtracking encoder's tables if they are not yet, and waits for
+// them.
+func (v *Vocab) waitBacktrack() {
+	v.buildBacktrack()
+	<-v.built
 }
 
 // NumIDs returns one more than the highest token id.

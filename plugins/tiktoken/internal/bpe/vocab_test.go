@@ -53,7 +53,7 @@ func TestSplitTablesAreCurrent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			<-loaded.built
+			loaded.waitBacktrack()
 			if !slices.Equal(derived.splitL, loaded.splitL) || !slices.Equal(derived.splitR, loaded.splitR) {
 				t.Error("Load's split tables differ from Derive's")
 			}
@@ -224,23 +224,35 @@ func TestParseTiktokenInHalvesEqualsInOne(t *testing.T) {
 	}
 }
 
-// TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens encodes pieces with a Vocab whose
-// backtracking tables are not marked built, as Load returns it: a short piece is merged as
-// tiktoken merges it, to the tokens the backtracking encoder gives once they are, and a long
-// one waits for them.
+// TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens encodes pieces with a Vocab as Load
+// returns it, its backtracking tables held back until the test releases them: a short piece is
+// merged as tiktoken merges it, to the tokens the backtracking encoder gives, and a long one
+// waits for the tables.
 func TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens(t *testing.T) {
 	t.Parallel()
 	for i, v := range loaded(t) {
 		t.Run(Encodings[i], func(t *testing.T) {
 			t.Parallel()
-			loading := *v
-			loading.built = make(chan struct{})
+			tokens, starts := parseEncoding(t, Encodings[i])
+			split, _ := data.Split(Encodings[i])
+			loading, err := Load(tokens, starts, split)
+			if err != nil {
+				t.Fatal(err)
+			}
+			release, fill := make(chan struct{}), loading.fill
+			loading.fill = func() {
+				<-release
+				fill()
+			}
 			var s, ls Scratch
 			for _, piece := range []string{"a", " tokenizer", "語語語語語", "\xff\xfe\x00", "!!!!!!!!", " unbelievably", "🦀🦀", strings.Repeat("ab", mergeWhileLoading/2)} {
 				want := slices.Clone(v.Encode(piece, &s))
 				if got := loading.Encode(piece, &ls); !slices.Equal(got, want) {
 					t.Errorf("%q while loading: %v, want %v", piece, got, want)
 				}
+			}
+			if loading.backtrackReady() {
+				t.Fatal("the tables were built before the test released them")
 			}
 			long := strings.Repeat("ab", mergeWhileLoading)
 			want := slices.Clone(v.Encode(long, &s))
@@ -254,9 +266,12 @@ func TestEncodeWhileTheTablesAreBuiltGivesTheSameTokens(t *testing.T) {
 				t.Fatalf("a %d-byte piece was encoded (%v) before the tables were built", len(long), got)
 			case <-time.After(20 * time.Millisecond):
 			}
-			close(loading.built)
+			close(release)
 			if got := <-done; !slices.Equal(got, want) {
 				t.Errorf("the long piece once built: %v, want %v", got, want)
+			}
+			if !loading.backtrackReady() {
+				t.Error("the tables are not built after a long piece waited for them")
 			}
 		})
 	}
