@@ -112,7 +112,8 @@ func BenchmarkPathological(b *testing.B) {
 // benchCount counts texts with every backend and encoding. Besides wall time it reports
 // cpu-MB/s, the bytes counted per second of the CPU time of the one thread that counts: the
 // single-thread speed, which wall time overstates the cost of when other processes share the
-// cores.
+// cores; and proc-cpu-MB/s, per second of the whole process's CPU time (the garbage collector's
+// included), which tools/tiktoken-golden/bench.mjs reports of Node.js too.
 func benchCount(b *testing.B, texts []string) {
 	for _, backend := range backends {
 		for _, enc := range benchEncodings {
@@ -122,7 +123,7 @@ func benchCount(b *testing.B, texts []string) {
 				var tokens int
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
-				cpu := threadCPU()
+				cpu, proc := threadCPU(), processCPU()
 				for b.Loop() {
 					counts, err := c.Count(context.Background(), texts)
 					if err != nil {
@@ -135,6 +136,9 @@ func benchCount(b *testing.B, texts []string) {
 				}
 				if cpu := threadCPU() - cpu; cpu > 0 {
 					b.ReportMetric(float64(totalBytes(texts))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+				}
+				if proc := processCPU() - proc; proc > 0 {
+					b.ReportMetric(float64(totalBytes(texts))*float64(b.N)/1e6/proc.Seconds(), "proc-cpu-MB/s")
 				}
 				b.ReportMetric(float64(tokens), "tokens/op")
 			})

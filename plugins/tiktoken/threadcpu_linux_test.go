@@ -15,3 +15,14 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// processCPU returns the CPU time the whole process has used (user and system): the counting
+// thread's and the garbage collector's, the measure tools/tiktoken-golden/bench.mjs takes of
+// Node.js (process.cpuUsage), so that the two compare on the same footing.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -326,7 +326,9 @@ func newVocab(data string, starts []uint32) (*Vocab, error) {
 		}
 		v.maxLen = max(v.maxLen, n)
 	}
-	v.tableBits = uint(bits.Len(uint(count))) + 1 // load at most 1/2
+	// Loaded at most 4/5 (0.76 for the four encodings): the table is read once per piece,
+	// and half as many slots as at 1/2 miss the cache less, and are filled faster at load.
+	v.tableBits = uint(bits.Len(uint(count + count/4)))
 	v.keys = make([]uint64, 1<<v.tableBits)
 	v.ids = make([]uint32, 1<<v.tableBits)
 	v.tableMask = 1<<v.tableBits - 1
