@@ -330,6 +330,7 @@ func (s *supervisor) start(inst *instance) error {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
+		GRPCDialOptions:  pluginclient.DialOptions(),
 		Logger:           pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
 		StartTimeout:     s.opts.StartTimeout,
 		Stderr:           inst.stderr, // the process's own stderr
