@@ -81,6 +81,24 @@ func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]i
 		sdk.CheckBoundaries)
 }
 
+// readEnds returns the offsets of a RetainedBoundaries answer about n texts: its packed_ends
+// when the plugin filled them (the host always asks), else its ends (a 1.1 plugin from before
+// packed_ends).
+func readEnds(packed []byte, ends []*commonv1.Ends, n int) ([][]int, error) {
+	if len(packed) > 0 {
+		bounds, err := commonv1.Packed(packed, n)
+		if err != nil {
+			return nil, badResponse(err)
+		}
+		return bounds, nil
+	}
+	bounds, err := commonv1.EndsLists(ends)
+	if err != nil {
+		return nil, badResponse(err)
+	}
+	return bounds, nil
+}
+
 // SentenceClient talks to a plugin's sentence service. It is an sdk.SentenceSplitter for one
 // model (WithModel; the plugin's default until then) and an sdk.Namer, with the batching,
 // checking (sdk.CheckBoundaries) and error behaviour of TokenizerClient. It is safe for

@@ -9,7 +9,6 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
@@ -55,7 +54,7 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 	lo := 0
 	bounds, err := batched(ctx, c.client, "boundaries", texts,
 		func(ctx context.Context, batch [][]byte) ([][]int, error) {
-			resp, err := c.rpc.RetainBoundaries(ctx, &tokenizerv1.BoundariesRequest{Model: c.model, Texts: batch})
+			resp, err := c.rpc.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: c.model, Texts: batch, PackedEnds: true})
 			if err != nil {
 				if status.Code(err) == codes.Unimplemented {
 					c.noRetain.Store(true)
@@ -66,9 +65,9 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 			if resp.GetHandle() == 0 {
 				return nil, ErrNotRetained
 			}
-			bounds, err := commonv1.EndsLists(resp.GetEnds())
+			bounds, err := readEnds(resp.GetPackedEnds(), resp.GetEnds(), len(batch))
 			if err != nil {
-				return nil, badResponse(err)
+				return nil, err
 			}
 			kept.handles = append(kept.handles, resp.GetHandle())
 			kept.starts = append(kept.starts, lo)

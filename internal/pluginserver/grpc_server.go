@@ -78,6 +78,17 @@ func (t *tokenizerServer) Boundaries(ctx context.Context, req *tokenizerv1.Bound
 	return &tokenizerv1.BoundariesResponse{Ends: commonv1.NewEndsList(bounds)}, nil
 }
 
+// packEnds returns the packed_ends form of bounds (protocol 1.1), or an INTERNAL status when the
+// implementation's offsets decrease, which that form cannot carry (the host reports it as a bad
+// response, as it does such offsets in ends).
+func packEnds(bounds [][]int) ([]byte, error) {
+	packed, err := commonv1.AppendPacked(make([]byte, 0, commonv1.PackedSize(bounds)), bounds)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "the token counter's boundaries: %v", err)
+	}
+	return packed, nil
+}
+
 // sentenceServer serves chunkkit.sentence.v1.SentenceSplitter from s.Splitters.
 type sentenceServer struct {
 	sentencev1.UnimplementedSentenceSplitterServer
