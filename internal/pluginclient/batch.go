@@ -116,7 +116,7 @@ func batched[T any](ctx context.Context, c client, op string, texts []string,
 	out := make([]T, 0, len(texts))
 	for _, s := range spans {
 		batch := texts[s.lo:s.hi]
-		answer, err := call(ctx, convert.Bytes(batch))
+		answer, err := call(ctx, convert.BytesView(batch))
 		if err != nil {
 			return nil, c.errorf(op, rpcstatus.Decode(err))
 		}

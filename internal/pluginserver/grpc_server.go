@@ -58,7 +58,7 @@ func (t *tokenizerServer) Count(ctx context.Context, req *tokenizerv1.CountReque
 	if err != nil {
 		return nil, err
 	}
-	counts, err := tc.Count(ctx, convert.Strings(req.GetTexts()))
+	counts, err := tc.Count(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
@@ -71,7 +71,7 @@ func (t *tokenizerServer) Boundaries(ctx context.Context, req *tokenizerv1.Bound
 	if err != nil {
 		return nil, err
 	}
-	bounds, err := tc.Boundaries(ctx, convert.Strings(req.GetTexts()))
+	bounds, err := tc.Boundaries(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
@@ -105,7 +105,7 @@ func (t *sentenceServer) Split(ctx context.Context, req *sentencev1.SplitRequest
 	if err != nil {
 		return nil, err
 	}
-	bounds, err := ss.Split(ctx, convert.Strings(req.GetTexts()))
+	bounds, err := ss.Split(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}

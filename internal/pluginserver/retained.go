@@ -86,7 +86,7 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 	if err != nil {
 		return nil, err
 	}
-	texts := convert.Strings(req.GetTexts())
+	texts := convert.StringsView(req.GetTexts())
 	bounds, err := tc.Boundaries(ctx, texts)
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
