@@ -1,6 +1,11 @@
 package pluginclient
 
-import "google.golang.org/grpc"
+import (
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/experimental"
+
+	"github.com/chunkkit/chunkkit/internal/protocol/codec"
+)
 
 // Flow control and buffers of the connection to a plugin, the same as the plugin side's
 // (internal/pluginserver.ServerOptions). gRPC's defaults suit the network: a 64 KiB initial
@@ -15,9 +20,12 @@ const (
 )
 
 // DialOptions returns the gRPC dial options a host adds to go-plugin's
-// (ClientConfig.GRPCDialOptions): large static flow-control windows and socket buffers.
+// (ClientConfig.GRPCDialOptions): large static flow-control windows and socket buffers, and
+// internal/protocol/codec's codec and buffer pool, which do not clear every buffer they reuse.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
+		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(codec.Codec{})),
+		experimental.WithBufferPool(codec.BufferPool()),
 		grpc.WithInitialWindowSize(streamWindow),
 		grpc.WithInitialConnWindowSize(connWindow),
 		grpc.WithReadBufferSize(socketBuffer),
