@@ -9,7 +9,9 @@ package bench_test
 //	go tool benchstat -col /path corpus.txt
 //
 // calls/doc is the counter calls per document (a Boundaries and a Count, or their protocol 1.1
-// forms RetainBoundaries and CountRanges, per document and verify round).
+// forms RetainBoundaries and CountRanges, per document and verify round). cpu-ms/op (Linux) is
+// the CPU time the host and its plugin processes used per op, user and system: what the plugin
+// boundary costs in work, apart from what the machine's other load does to wall time.
 
 import (
 	"context"
@@ -17,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
@@ -61,6 +64,11 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 				b.SetBytes(int64(size))
 				docs, chunks := 0, 0
+				// Start the plugin before the first CPU reading, so both see the same processes.
+				if _, err := rec.Counter.Count(context.Background(), []string{"warm up"}); err != nil {
+					b.Fatal(err)
+				}
+				cpu0, cpuOK := processCPU()
 				for b.Loop() {
 					for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers}) {
 						if r.Err != nil {
@@ -72,6 +80,9 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 				b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 				b.ReportMetric(float64(rec.Stats().Calls())/float64(docs), "calls/doc")
+				if cpu1, ok := processCPU(); ok && cpuOK {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+				}
 			})
 		}
 	}

@@ -9,7 +9,10 @@ import (
 )
 
 // pluginCounter is the sdk.TokenCounter a Host hands out for a plugin spec: every call goes
-// to the plugin's current process.
+// to the plugin's current process. Each call tells the caller's scheduler, through
+// sdk.StartWait, that it waits on another process from before it picks the process until the
+// answer is in (pipeline.Run lets another document work meanwhile, and a call that queued for
+// its turn goes to the process that is current once it is its turn, not to one that hung).
 type pluginCounter struct {
 	s     *supervisor
 	model string
@@ -26,6 +29,7 @@ func (c *pluginCounter) Name() string { return c.name }
 
 // Count returns the number of tokens in each text, as sdk.TokenCounter.Count.
 func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error) {
+	defer sdk.StartWait(ctx)()
 	inst, err := c.s.get(ctx)
 	if err != nil {
 		return nil, err
@@ -40,6 +44,7 @@ func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error
 
 // Boundaries returns the token end offsets of each text, as sdk.TokenCounter.Boundaries.
 func (c *pluginCounter) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	defer sdk.StartWait(ctx)()
 	inst, err := c.s.get(ctx)
 	if err != nil {
 		return nil, err
@@ -69,6 +74,7 @@ func (c *pluginSplitter) Name() string { return c.name }
 
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.
 func (c *pluginSplitter) Split(ctx context.Context, texts []string) ([][]int, error) {
+	defer sdk.StartWait(ctx)()
 	inst, err := c.s.get(ctx)
 	if err != nil {
 		return nil, err
@@ -88,6 +94,7 @@ var _ sdk.Retainer = (*pluginCounter)(nil)
 // keeps the texts and CountPieces sends only the literal pieces and the ranges; with a 1.0
 // plugin it is Boundaries, and CountPieces sends the built texts with Count.
 func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	defer sdk.StartWait(ctx)()
 	inst, err := c.s.get(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -122,6 +129,7 @@ type pluginRetained struct {
 }
 
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
+	defer sdk.StartWait(ctx)()
 	fallback := sdk.CountingRetained{Counter: r.c, Texts: r.texts}
 	inst, err := r.c.s.get(ctx)
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 
 // passedEnv lists the host's environment variables every plugin gets, when the host has them
 // set: where to find programs, the user's home, the locale, and the log level sdk/serve reads
-// (sdk/serve.LogLevelEnv).
-var passedEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "CHUNKKIT_PLUGIN_LOG_LEVEL"}
+// (sdk/serve.LogLevelEnv) and the CPU profile it writes when asked (sdk/serve.CPUProfileEnv).
+var passedEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "CHUNKKIT_PLUGIN_LOG_LEVEL", "CHUNKKIT_PLUGIN_CPUPROFILE"}
 
 // defaultPath is the PATH of a plugin whose host has none.
 const defaultPath = "/usr/local/bin:/usr/bin:/bin"

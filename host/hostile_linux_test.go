@@ -552,7 +552,7 @@ func TestAPluginGetsTheDocumentedEnvironmentAndNoStdin(t *testing.T) {
 // documentedEnv reports whether docs/reference/host.md lists k among what every plugin gets.
 func documentedEnv(k string) bool {
 	switch k {
-	case "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "CHUNKKIT_PLUGIN", "CHUNKKIT_PLUGIN_LOG_LEVEL", "CHUNKKIT_PLUGIN_PRELOAD":
+	case "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "CHUNKKIT_PLUGIN", "CHUNKKIT_PLUGIN_LOG_LEVEL", "CHUNKKIT_PLUGIN_PRELOAD", "CHUNKKIT_PLUGIN_CPUPROFILE":
 		return true
 	}
 	return strings.HasPrefix(k, "PLUGIN_")

@@ -387,12 +387,13 @@ func (s *supervisor) start(inst *instance) error {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		// Mutual TLS as go-plugin's AutoMTLS, with the host's certificate (clientCert).
-		TLSConfig:    cert.tlsConfig(),
-		Logger:       pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
-		StartTimeout: s.opts.StartTimeout,
-		Stderr:       inst.stderr, // the process's own stderr
-		SyncStderr:   inst.stderr, // os.Stderr inside the plugin once it serves
-		SyncStdout:   io.Discard,
+		TLSConfig:       cert.tlsConfig(),
+		GRPCDialOptions: pluginclient.DialOptions(),
+		Logger:          pluginLogger{Logger: s.logger, dead: &inst.dead, stderrName: stderrLoggerName(p.Path)},
+		StartTimeout:    s.opts.StartTimeout,
+		Stderr:          inst.stderr, // the process's own stderr
+		SyncStderr:      inst.stderr, // os.Stderr inside the plugin once it serves
+		SyncStdout:      io.Discard,
 	})
 	rpc, err := inst.client.Client()
 	if err != nil {

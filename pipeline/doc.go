@@ -8,8 +8,9 @@
 //     adapter. The CLI, the bench and Run all read documents through it.
 //   - Walk turns files and directories into Inputs, with stable IDs (paths relative to the
 //     directory given), and ReadJSONL turns a stream of JSON documents into Inputs.
-//   - Run parses and chunks Inputs on Options.Workers goroutines and yields one Result per
-//     Input, in input order, holding at most Options.Window documents in flight.
+//   - Run parses and chunks Inputs, Options.Workers at a time, and yields one Result per
+//     Input, in input order, holding at most Options.Window documents in flight. A document
+//     waiting on a plugin's answer (sdk.StartWait) gives its place to another meanwhile.
 //
 // Memory is bounded by the documents in flight, not by the corpus: an Input read from a file
 // is read by the worker that chunks it, and nothing of a document is kept after its Result is

@@ -25,13 +25,18 @@ type Options struct {
 	// corpus win, and its ACL labels are added to the principal's.
 	Request sdk.Request
 	// Workers is how many documents are parsed and chunked at once; 0 means
-	// runtime.GOMAXPROCS(0).
+	// runtime.GOMAXPROCS(0). A document that waits on a plugin's answer (the host's plugin
+	// clients call sdk.StartWait) does not count while it waits, so another document's host
+	// work runs meanwhile: up to Workers documents work and up to Workers more wait on plugin
+	// calls, one call each (a document whose call would be one more queues for its turn).
 	Workers int
 	// Window bounds the documents in flight: read, being chunked, or done and waiting for the
 	// documents before them to be yielded. 0 means 2 × Workers; it is never less than Workers.
 	Window int
 	// Timeout bounds the chunking of each document (its plugin calls included); 0 means none.
-	// A document that runs out of time gets an error naming it and the timeout.
+	// A document that runs out of time gets an error naming it and the timeout. Time the
+	// document spends queued for its turn (to work, or to call a plugin) does not count, so a
+	// plugin that hangs on one document's call ends that document only.
 	Timeout time.Duration
 	// MinConfidence drops OCR words below it (0–1); see ParseOptions.
 	MinConfidence float64
@@ -56,7 +61,7 @@ type Result struct {
 	Err error
 }
 
-// Run parses and chunks every Input of inputs on o.Workers goroutines and yields one Result
+// Run parses and chunks every Input of inputs, o.Workers at a time, and yields one Result
 // per Input, in input order, whatever the number of workers. An error yielded by inputs
 // becomes that position's Result.Err; Run goes on with the next Input, so the caller decides
 // whether one failure stops the run (by ending its loop) or not.
@@ -93,6 +98,9 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			Result
 			data []byte
 			out  chan Result
+			// after is closed once the job before it took its work place, turn once this
+			// one has: documents start in input order, whichever goroutine got them.
+			after, turn chan struct{}
 		}
 		jobs := make(chan *job)
 		order := make(chan *job, window-1) // + the one the consumer waits on = window
@@ -100,6 +108,8 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			defer close(order)
 			defer close(jobs)
 			i := 0
+			prev := make(chan struct{})
+			close(prev)
 			for in, err := range inputs {
 				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, out: make(chan Result, 1)}
 				j.Input.Data = nil
@@ -113,6 +123,8 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 					j.out <- j.Result
 					continue
 				}
+				j.after, j.turn = prev, make(chan struct{})
+				prev = j.turn
 				select {
 				case jobs <- j:
 				case <-ctx.Done():
@@ -122,7 +134,8 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 				}
 			}
 		}()
-		for range workers {
+		slots := newPlaces(workers)
+		for range 2 * workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -138,7 +151,10 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 					}
 					start := time.Now()
 					r := j.Result
-					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, j.Input, j.data)
+					h := slots.hold(ctx, j.after)
+					close(j.turn)
+					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, j.data)
+					h.done()
 					r.Elapsed = time.Since(start)
 					j.data = nil
 					j.out <- r
@@ -167,8 +183,8 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 	}
 }
 
-// chunk reads, parses and chunks one input.
-func (o *Options) chunk(ctx context.Context, in Input, data []byte) (*sdk.Document, []sdk.Chunk, int, error) {
+// chunk reads, parses and chunks one input, holding h's places.
+func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte) (*sdk.Document, []sdk.Chunk, int, error) {
 	name := in.Name()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
@@ -207,12 +223,8 @@ func (o *Options) chunk(ctx context.Context, in Input, data []byte) (*sdk.Docume
 	if len(in.ACL) > 0 {
 		req.Principal.ACLLabels = append(append([]string{}, req.Principal.ACLLabels...), in.ACL...)
 	}
-	cctx := ctx
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
+	cctx, cancel := h.chunking(ctx, o.Timeout)
+	defer cancel()
 	chunks, err := o.Chunker.Chunk(cctx, req, doc)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {

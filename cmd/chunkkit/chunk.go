@@ -75,7 +75,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.IntVar(&o.n, "n", 10, "chunks to show per document in text output (-1 for all)")
 	fs.StringVar(&o.format, "format", "", "output format: text or jsonl (default: text for one FILE or -, jsonl otherwise)")
 	fs.StringVar(&o.out, "out", "", "write the output to this file instead of standard output")
-	fs.IntVar(&o.jobs, "j", runtime.GOMAXPROCS(0), "documents chunked at once, sharing one set of plugins; the output order is the input order whatever it is")
+	fs.IntVar(&o.jobs, "j", runtime.GOMAXPROCS(0), "documents doing host work at once (one waiting on a plugin's answer does not count), sharing one set of plugins; the output order is the input order whatever it is")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "record a document that fails (file, position, reason) and go on; exit 1 at the end with a summary")
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "the longest one document may take to chunk, plugin calls included (0: no limit)")
 	fs.StringVar(&o.progress, "progress", "auto", "progress line on standard error: auto (when it is a terminal), always or never")

@@ -336,8 +336,9 @@ func processAlive(pid int) bool {
 }
 
 // TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout stops the tiktoken plugin with SIGSTOP
-// in the middle of a stream: that document ends at --timeout with an error naming it and the
-// plugin, and with --keep-going the run goes on with the next documents on a new plugin process.
+// in the middle of a stream: the document whose call meets it ends at --timeout with an error
+// naming it and the plugin, and with --keep-going the run goes on with the other documents on a
+// new plugin process.
 func TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout(t *testing.T) {
 	docs := jsonlDocs(3)
 	inR, inW := io.Pipe()
@@ -386,10 +387,17 @@ func TestChunkEndsADocumentWhosePluginIsStoppedAtTheTimeout(t *testing.T) {
 	if c != 1 {
 		t.Errorf("exit %d, want 1 (a document failed)", c)
 	}
+	// At -j 1 the second document is parsed and chunked while the third waits on the plugin,
+	// so either may be the one whose call meets the stopped process first; the other runs on
+	// the new process.
+	failed := "standard input:2"
 	if !cmp.Equal(ids, []string{"note-00002"}) {
-		t.Errorf("documents written after the stop: %q, want note-00002 only", ids)
+		failed = "standard input:3"
+		if !cmp.Equal(ids, []string{"note-00001"}) {
+			t.Errorf("documents written after the stop: %q, want one of note-00001 and note-00002", ids)
+		}
 	}
-	for _, want := range []string{"1 of 3 documents failed", "standard input:2", "--timeout 2s", `plugin "tiktoken"`, "deadline"} {
+	for _, want := range []string{"1 of 3 documents failed", failed, "--timeout 2s", `plugin "tiktoken"`, "deadline"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}

@@ -3,6 +3,7 @@ package pluginclient
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -14,14 +15,26 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
-// limits bounds the requests a client sends: batch is the size it splits at
-// (plugin.BatchBytes), max the size no request may exceed (plugin.MaxMessageBytes). Tests lower
-// them.
+// limits bounds the requests a client sends: batch is the size it splits at (pipelineBytes,
+// within plugin.BatchBytes), max the size no request may exceed (plugin.MaxMessageBytes), and
+// inFlight how many requests of one call travel at once. Tests lower them.
 type limits struct {
 	batch, max int
+	inFlight   int
 }
 
-func defaultLimits() limits { return limits{batch: plugin.BatchBytes, max: plugin.MaxMessageBytes} }
+// A call larger than pipelineBytes travels as several requests, two at a time, so that the
+// transfer of one (encoding, the socket, decoding: a few milliseconds a MiB on each side)
+// overlaps the plugin's work on the one before, instead of both processes taking turns. The
+// plugin may then work on two requests of one call at once, each on its own goroutine.
+const (
+	pipelineBytes    = 512 << 10
+	pipelineInFlight = 2
+)
+
+func defaultLimits() limits {
+	return limits{batch: min(pipelineBytes, plugin.BatchBytes), max: plugin.MaxMessageBytes, inFlight: pipelineInFlight}
+}
 
 // span is the half-open range [lo, hi) of texts that travel in one request.
 type span struct{ lo, hi int }
@@ -99,11 +112,13 @@ func (c client) Name() string {
 }
 
 // batched sends texts in as many requests as the limits need, through call, and returns the
-// answers concatenated in order. call returns the raw gRPC error and the answer in sdk form;
-// check validates each answer against its batch (sdk.CheckCounts or sdk.CheckBoundaries) and
-// must return errors matching sdk.ErrBadResponse.
+// answers concatenated in order. Up to c.limits.inFlight requests travel at once; the first
+// failure cancels the others and is the error returned. call is given each request's span
+// and texts and returns the raw gRPC error and the answer in sdk form; it must be safe for
+// concurrent use. check validates each answer against its batch (sdk.CheckCounts or
+// sdk.CheckBoundaries) and must return errors matching sdk.ErrBadResponse.
 func batched[T any](ctx context.Context, c client, op string, texts []string,
-	call func(ctx context.Context, batch [][]byte) ([]T, error),
+	call func(ctx context.Context, s span, batch [][]byte) ([]T, error),
 	check func(batch []string, answer []T) error,
 ) ([]T, error) {
 	if err := ctx.Err(); err != nil {
@@ -113,10 +128,9 @@ func batched[T any](ctx context.Context, c client, op string, texts []string,
 	if err != nil {
 		return nil, c.errorf(op, err)
 	}
-	out := make([]T, 0, len(texts))
-	for _, s := range spans {
+	one := func(ctx context.Context, s span) ([]T, error) {
 		batch := texts[s.lo:s.hi]
-		answer, err := call(ctx, convert.Bytes(batch))
+		answer, err := call(ctx, s, convert.BytesView(batch))
 		if err != nil {
 			return nil, c.errorf(op, rpcstatus.Decode(err))
 		}
@@ -126,7 +140,65 @@ func batched[T any](ctx context.Context, c client, op string, texts []string,
 			}
 			return nil, c.errorf(op, err)
 		}
-		out = append(out, answer...)
+		return answer, nil
+	}
+	if len(spans) == 1 || c.limits.inFlight <= 1 {
+		out := make([]T, 0, len(texts))
+		for _, s := range spans {
+			answer, err := one(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, answer...)
+		}
+		return out, nil
+	}
+	return pipelined(ctx, spans, c.limits.inFlight, len(texts), one)
+}
+
+// pipelined runs one for every span, up to inFlight at once, and returns their answers
+// concatenated in span order, or the first error to happen (the others are cancelled).
+func pipelined[T any](ctx context.Context, spans []span, inFlight, n int, one func(context.Context, span) ([]T, error)) ([]T, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make([][]T, len(spans))
+	var (
+		wg       sync.WaitGroup
+		failOnce sync.Once
+		failure  error
+	)
+	slots := make(chan struct{}, inFlight)
+	for i, s := range spans {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			answer, err := one(ctx, s)
+			if err != nil {
+				failOnce.Do(func() { failure = err })
+				cancel()
+				return
+			}
+			answers[i] = answer
+		}()
+	}
+	wg.Wait()
+	if failure != nil {
+		return nil, failure
+	}
+	if err := ctx.Err(); err != nil { // the caller's context ended before every request went
+		return nil, err
+	}
+	out := make([]T, 0, n)
+	for _, a := range answers {
+		out = append(out, a...)
 	}
 	return out, nil
 }

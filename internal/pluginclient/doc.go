@@ -15,6 +15,8 @@
 // Errors cross the boundary through internal/protocol/rpcstatus, so errors.Is(err,
 // sdk.ErrUnsupported) and friends work on the host as on the plugin. Every answer is checked
 // (sdk.CheckCounts, sdk.CheckBoundaries) before it is returned, so a plugin that answers wrong
-// counts or offsets gives an error matching sdk.ErrBadResponse that names it. Requests larger
-// than plugin.BatchBytes are split into several RPCs transparently.
+// counts or offsets gives an error matching sdk.ErrBadResponse that names it. A call larger
+// than 512 KiB is split into several RPCs transparently (never one above plugin.BatchBytes,
+// unless a single text is), two of them in flight at once so that the transfer of one overlaps
+// the plugin's work on the other.
 package pluginclient

@@ -14,9 +14,9 @@ import (
 )
 
 // TokenizerClient talks to a plugin's tokenizer service. It is an sdk.TokenCounter for one
-// model (WithModel; the plugin's default until then) and an sdk.Namer. Requests larger than
-// plugin.BatchBytes are split transparently; a text too large for one request (plugin.MaxMessageBytes) is an
-// error matching sdk.ErrInvalidInput. Answers are checked with sdk.CheckCounts and
+// model (WithModel; the plugin's default until then) and an sdk.Namer. Calls larger than
+// 512 KiB are split transparently into requests, two in flight at once; a text too large for
+// one request (plugin.MaxMessageBytes) is an error matching sdk.ErrInvalidInput. Answers are checked with sdk.CheckCounts and
 // sdk.CheckBoundaries; every error names the plugin and matches the sentinel the plugin's
 // error matched. A TokenizerClient is safe for concurrent use; it is only as alive as the
 // connection it was made on.
@@ -50,7 +50,7 @@ func (c *TokenizerClient) WithModel(model string) *TokenizerClient {
 // Count returns the number of tokens of each text, as sdk.TokenCounter.Count.
 func (c *TokenizerClient) Count(ctx context.Context, texts []string) ([]int, error) {
 	return batched(ctx, c.client, "count", texts,
-		func(ctx context.Context, batch [][]byte) ([]int, error) {
+		func(ctx context.Context, _ span, batch [][]byte) ([]int, error) {
 			resp, err := c.rpc.Count(ctx, &tokenizerv1.CountRequest{Model: c.model, Texts: batch})
 			if err != nil {
 				return nil, err
@@ -67,7 +67,7 @@ func (c *TokenizerClient) Count(ctx context.Context, texts []string) ([]int, err
 // Boundaries returns the token end offsets of each text, as sdk.TokenCounter.Boundaries.
 func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	return batched(ctx, c.client, "boundaries", texts,
-		func(ctx context.Context, batch [][]byte) ([][]int, error) {
+		func(ctx context.Context, _ span, batch [][]byte) ([][]int, error) {
 			resp, err := c.rpc.Boundaries(ctx, &tokenizerv1.BoundariesRequest{Model: c.model, Texts: batch})
 			if err != nil {
 				return nil, err
@@ -79,6 +79,24 @@ func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]i
 			return bounds, nil
 		},
 		sdk.CheckBoundaries)
+}
+
+// readEnds returns the offsets of a RetainedBoundaries answer about n texts: its packed_ends
+// when the plugin filled them (the host always asks), else its ends (a 1.1 plugin from before
+// packed_ends).
+func readEnds(packed []byte, ends []*commonv1.Ends, n int) ([][]int, error) {
+	if len(packed) > 0 {
+		bounds, err := commonv1.Packed(packed, n)
+		if err != nil {
+			return nil, badResponse(err)
+		}
+		return bounds, nil
+	}
+	bounds, err := commonv1.EndsLists(ends)
+	if err != nil {
+		return nil, badResponse(err)
+	}
+	return bounds, nil
 }
 
 // SentenceClient talks to a plugin's sentence service. It is an sdk.SentenceSplitter for one
@@ -112,7 +130,7 @@ func (c *SentenceClient) WithModel(model string) *SentenceClient {
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.
 func (c *SentenceClient) Split(ctx context.Context, texts []string) ([][]int, error) {
 	return batched(ctx, c.client, "split", texts,
-		func(ctx context.Context, batch [][]byte) ([][]int, error) {
+		func(ctx context.Context, _ span, batch [][]byte) ([][]int, error) {
 			resp, err := c.rpc.Split(ctx, &sentencev1.SplitRequest{Model: c.model, Texts: batch})
 			if err != nil {
 				return nil, err

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
@@ -51,11 +53,13 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 	if c.noRetain.Load() {
 		return nil, nil, ErrNotRetained
 	}
-	kept := &Kept{}
-	lo := 0
+	var (
+		mu      sync.Mutex
+		handles = map[int]uint64{} // by the first text of each request
+	)
 	bounds, err := batched(ctx, c.client, "boundaries", texts,
-		func(ctx context.Context, batch [][]byte) ([][]int, error) {
-			resp, err := c.rpc.RetainBoundaries(ctx, &tokenizerv1.BoundariesRequest{Model: c.model, Texts: batch})
+		func(ctx context.Context, s span, batch [][]byte) ([][]int, error) {
+			resp, err := c.rpc.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: c.model, Texts: batch, PackedEnds: true})
 			if err != nil {
 				if status.Code(err) == codes.Unimplemented {
 					c.noRetain.Store(true)
@@ -66,18 +70,22 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 			if resp.GetHandle() == 0 {
 				return nil, ErrNotRetained
 			}
-			bounds, err := commonv1.EndsLists(resp.GetEnds())
+			bounds, err := readEnds(resp.GetPackedEnds(), resp.GetEnds(), len(batch))
 			if err != nil {
-				return nil, badResponse(err)
+				return nil, err
 			}
-			kept.handles = append(kept.handles, resp.GetHandle())
-			kept.starts = append(kept.starts, lo)
-			lo += len(batch)
+			mu.Lock()
+			handles[s.lo] = resp.GetHandle()
+			mu.Unlock()
 			return bounds, nil
 		},
 		sdk.CheckBoundaries)
 	if err != nil {
 		return nil, nil, err
+	}
+	kept := &Kept{starts: slices.Sorted(maps.Keys(handles))}
+	for _, lo := range kept.starts {
+		kept.handles = append(kept.handles, handles[lo])
 	}
 	return bounds, kept, nil
 }

@@ -127,3 +127,73 @@ func serveConn(t *testing.T, s *grpc.Server) *grpc.ClientConn {
 	})
 	return conn
 }
+
+// firstOneOne is a tokenizer service of protocol 1.1 from before packed_ends: its
+// RetainBoundaries ignores the request's packed_ends and answers with ends.
+type firstOneOne struct {
+	oneZero
+	asked bool
+}
+
+func (f *firstOneOne) RetainBoundaries(ctx context.Context, req *tokenizerv1.RetainRequest) (*tokenizerv1.RetainedBoundaries, error) {
+	f.asked = req.GetPackedEnds()
+	resp, err := f.Boundaries(ctx, &tokenizerv1.BoundariesRequest{Model: req.GetModel(), Texts: req.GetTexts()})
+	if err != nil {
+		return nil, err
+	}
+	return &tokenizerv1.RetainedBoundaries{Ends: resp.GetEnds(), Handle: 7}, nil
+}
+
+func TestRetainBoundariesReadsPackedEndsAndEndsAlike(t *testing.T) {
+	t.Parallel()
+	texts := []string{"one two three", "", "four"}
+	want, _ := sdk.Words{}.Boundaries(t.Context(), texts)
+	t.Run("a plugin from before packed_ends answers with ends", func(t *testing.T) {
+		t.Parallel()
+		s := grpc.NewServer()
+		old := &firstOneOne{}
+		tokenizerv1.RegisterTokenizerServer(s, old)
+		tc := NewTokenizerClient(serveConn(t, s), "old")
+		got, kept, err := tc.RetainBoundaries(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !old.asked {
+			t.Error("the request did not ask for packed ends")
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("boundaries (-want +got):\n%s", diff)
+		}
+		if len(kept.handles) != 1 || kept.handles[0] != 7 {
+			t.Errorf("handles = %v, want [7]", kept.handles)
+		}
+	})
+	t.Run("the SDK's plugin answers with packed ends", func(t *testing.T) {
+		t.Parallel()
+		tc := goPluginConn(t, wordsPlugin(), "tokenizer").(*TokenizerClient).WithModel("words")
+		got, _, err := tc.RetainBoundaries(t.Context(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("boundaries (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("packed ends that do not fit the texts are a bad response", func(t *testing.T) {
+		t.Parallel()
+		s := grpc.NewServer()
+		tokenizerv1.RegisterTokenizerServer(s, badPacked{})
+		tc := NewTokenizerClient(serveConn(t, s), "bad")
+		_, _, err := tc.RetainBoundaries(t.Context(), texts)
+		if !errors.Is(err, sdk.ErrBadResponse) || !strings.Contains(err.Error(), "packed ends") {
+			t.Errorf("err = %v, want a bad response about the packed ends", err)
+		}
+	})
+}
+
+// badPacked answers RetainBoundaries with packed ends for one text whatever it was asked.
+type badPacked struct{ oneZero }
+
+func (badPacked) RetainBoundaries(context.Context, *tokenizerv1.RetainRequest) (*tokenizerv1.RetainedBoundaries, error) {
+	return &tokenizerv1.RetainedBoundaries{PackedEnds: []byte{1, 3}, Handle: 1}, nil
+}

@@ -58,7 +58,7 @@ func (t *tokenizerServer) Count(ctx context.Context, req *tokenizerv1.CountReque
 	if err != nil {
 		return nil, err
 	}
-	counts, err := tc.Count(ctx, convert.Strings(req.GetTexts()))
+	counts, err := tc.Count(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
@@ -71,11 +71,22 @@ func (t *tokenizerServer) Boundaries(ctx context.Context, req *tokenizerv1.Bound
 	if err != nil {
 		return nil, err
 	}
-	bounds, err := tc.Boundaries(ctx, convert.Strings(req.GetTexts()))
+	bounds, err := tc.Boundaries(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
 	return &tokenizerv1.BoundariesResponse{Ends: commonv1.NewEndsList(bounds)}, nil
+}
+
+// packEnds returns the packed_ends form of bounds (protocol 1.1), or an INTERNAL status when the
+// implementation's offsets decrease, which that form cannot carry (the host reports it as a bad
+// response, as it does such offsets in ends).
+func packEnds(bounds [][]int) ([]byte, error) {
+	packed, err := commonv1.AppendPacked(make([]byte, 0, commonv1.PackedSize(bounds)), bounds)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "the token counter's boundaries: %v", err)
+	}
+	return packed, nil
 }
 
 // sentenceServer serves chunkkit.sentence.v1.SentenceSplitter from s.Splitters.
@@ -94,7 +105,7 @@ func (t *sentenceServer) Split(ctx context.Context, req *sentencev1.SplitRequest
 	if err != nil {
 		return nil, err
 	}
-	bounds, err := ss.Split(ctx, convert.Strings(req.GetTexts()))
+	bounds, err := ss.Split(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}

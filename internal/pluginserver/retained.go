@@ -80,18 +80,25 @@ func (r *retained) get(handle uint64, model string) ([]string, error) {
 	return k.texts, nil
 }
 
-func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1.BoundariesRequest) (resp *tokenizerv1.RetainedBoundaries, err error) {
+func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1.RetainRequest) (resp *tokenizerv1.RetainedBoundaries, err error) {
 	defer recoverPanic(t.s, "RetainBoundaries", &err)
 	tc, err := model(ctx, t.s.Counters, req.GetModel())
 	if err != nil {
 		return nil, err
 	}
-	texts := convert.Strings(req.GetTexts())
+	texts := convert.StringsView(req.GetTexts())
 	bounds, err := tc.Boundaries(ctx, texts)
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
-	return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts)}, nil
+	if !req.GetPackedEnds() {
+		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts)}, nil
+	}
+	packed, err := packEnds(bounds)
+	if err != nil {
+		return nil, err
+	}
+	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts)}, nil
 }
 
 func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest) (resp *tokenizerv1.CountResponse, err error) {

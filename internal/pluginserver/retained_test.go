@@ -1,11 +1,18 @@
 package pluginserver
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
+	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
 func TestRetainedKeepsTheMostRecentRequests(t *testing.T) {
@@ -38,5 +45,48 @@ func TestRetainedKeepsTheMostRecentRequests(t *testing.T) {
 	}
 	if _, err := r.get(big, "other"); status.Code(err) != codes.InvalidArgument {
 		t.Errorf("another model's handle: err = %v, want InvalidArgument", err)
+	}
+}
+
+func TestRetainBoundariesAnswersPackedEndsWhenAsked(t *testing.T) {
+	t.Parallel()
+	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}})}, kept: newRetained(4, 1<<20)}
+	texts := [][]byte{[]byte("one two"), {}, []byte("three")}
+	want := [][]int{{3, 7}, nil, {5}}
+	plain, err := s.RetainBoundaries(t.Context(), &tokenizerv1.RetainRequest{Model: "words", Texts: texts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.GetPackedEnds()) != 0 {
+		t.Errorf("packed ends unasked: % x", plain.GetPackedEnds())
+	}
+	if got, _ := commonv1.EndsLists(plain.GetEnds()); !cmp.Equal(want, got) {
+		t.Errorf("ends = %v, want %v", got, want)
+	}
+	packed, err := s.RetainBoundaries(t.Context(), &tokenizerv1.RetainRequest{Model: "words", Texts: texts, PackedEnds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(packed.GetEnds()) != 0 || packed.GetHandle() == 0 {
+		t.Errorf("packed answer has %d ends and handle %d, want none and a handle", len(packed.GetEnds()), packed.GetHandle())
+	}
+	if got, err := commonv1.Packed(packed.GetPackedEnds(), len(texts)); err != nil || !cmp.Equal(want, got) {
+		t.Errorf("packed ends = %v (%v), want %v", got, err, want)
+	}
+}
+
+// decreasing is a counter whose boundaries go backwards.
+type decreasing struct{ sdk.Words }
+
+func (decreasing) Boundaries(_ context.Context, texts []string) ([][]int, error) {
+	return [][]int{{3, 1}}, nil
+}
+
+func TestDecreasingBoundariesCannotBePackedAndAreAnInternalError(t *testing.T) {
+	t.Parallel()
+	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"d": decreasing{}})}, kept: newRetained(4, 1<<20)}
+	_, err := s.RetainBoundaries(t.Context(), &tokenizerv1.RetainRequest{Model: "d", Texts: [][]byte{[]byte("abc")}, PackedEnds: true})
+	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "below the one before") {
+		t.Errorf("err = %v, want INTERNAL about a decreasing offset", err)
 	}
 }

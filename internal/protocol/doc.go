@@ -8,6 +8,7 @@
 //   - sentencev1: the SentenceSplitter service (Info, Split)
 //   - convert: integer and text conversions shared by both
 //   - rpcstatus: sdk sentinel errors to gRPC status codes and back
+//   - codec: the gRPC codec and buffer pool both ends of a plugin connection use
 //
 // Generated types never leave internal/: sdk/serve and host speak sdk types. docs/protocol.md
 // is the human-readable specification. wire_test.go keeps every later .proto wire compatible

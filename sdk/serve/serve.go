@@ -59,6 +59,7 @@ func run(p pluginserver.Server, cfg config) error {
 	if !launchedByHost(os.Getenv) {
 		return ErrNotLaunched
 	}
+	defer startCPUProfile(os.Getenv, cfg.logger)()
 	preload(os.Getenv(plugin.PreloadEnv), p.Counters, p.Splitters, cfg.logger)
 	var srv server
 	stop := watchParent(os.Getppid, parentPollInterval, func() {

@@ -1,6 +1,9 @@
 package convert
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Int64s returns xs as int64s, the wire form of counts and offsets. A nil slice stays nil.
 func Int64s(xs []int) []int64 {
@@ -53,6 +56,34 @@ func Strings(texts [][]byte) []string {
 	out := make([]string, len(texts))
 	for i, t := range texts {
 		out[i] = string(t)
+	}
+	return out
+}
+
+// BytesView returns texts as byte slices that share the strings' memory instead of copying
+// them: the wire form of a request that is only encoded (proto.Marshal reads its fields and
+// keeps nothing). The slices must never be written to: the strings' memory is read-only.
+func BytesView(texts []string) [][]byte {
+	if texts == nil {
+		return nil
+	}
+	out := make([][]byte, len(texts))
+	for i, t := range texts {
+		out[i] = unsafe.Slice(unsafe.StringData(t), len(t))
+	}
+	return out
+}
+
+// StringsView returns wire texts as strings that share the slices' memory instead of copying
+// them: the texts of a decoded request, whose byte slices the decoder allocated for that message
+// alone. Nothing may write to the slices afterwards, for as long as the strings are in use.
+func StringsView(texts [][]byte) []string {
+	if texts == nil {
+		return nil
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = unsafe.String(unsafe.SliceData(t), len(t))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -75,5 +76,29 @@ func TestBytesCopiesTheText(t *testing.T) {
 	wire[0][0] = 'X'
 	if s[0] != "abc" {
 		t.Errorf("Strings aliased its input: got %q after the buffer changed, want %q", s[0], "abc")
+	}
+}
+
+func TestViewsShareMemoryAndKeepContents(t *testing.T) {
+	t.Parallel()
+	texts := []string{"", "héllo", "a\xffb"}
+	views := BytesView(texts)
+	for i, v := range views {
+		if string(v) != texts[i] {
+			t.Errorf("BytesView[%d] = %q, want %q", i, v, texts[i])
+		}
+	}
+	if len(texts[1]) > 0 && &views[1][0] != unsafe.StringData(texts[1]) {
+		t.Error("BytesView copied the text")
+	}
+	back := StringsView(views)
+	if diff := cmp.Diff(texts, back); diff != "" {
+		t.Errorf("StringsView(BytesView(texts)) (-want +got):\n%s", diff)
+	}
+	if unsafe.StringData(back[1]) != &views[1][0] {
+		t.Error("StringsView copied the bytes")
+	}
+	if BytesView(nil) != nil || StringsView(nil) != nil {
+		t.Error("nil did not stay nil")
 	}
 }

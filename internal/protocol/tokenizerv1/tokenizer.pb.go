@@ -240,22 +240,97 @@ func (x *BoundariesResponse) GetEnds() []*commonv1.Ends {
 	return nil
 }
 
+// RetainRequest is a BoundariesRequest that may ask for packed ends (1.1). Its first two
+// fields are BoundariesRequest's, so a plugin that reads it as one (as the first 1.1 plugins,
+// whose RetainBoundaries took a BoundariesRequest, do) reads it right and ignores packed_ends.
+type RetainRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// model is as in CountRequest.
+	Model string `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	// texts are as in CountRequest.
+	Texts [][]byte `protobuf:"bytes,2,rep,name=texts,proto3" json:"texts,omitempty"`
+	// packed_ends asks for the answer's offsets in RetainedBoundaries.packed_ends instead of
+	// ends. A plugin that does not know the field answers with ends, which a host still reads; one
+	// that knows it answers with packed_ends when it is set.
+	PackedEnds    bool `protobuf:"varint,3,opt,name=packed_ends,json=packedEnds,proto3" json:"packed_ends,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetainRequest) Reset() {
+	*x = RetainRequest{}
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetainRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetainRequest) ProtoMessage() {}
+
+func (x *RetainRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetainRequest.ProtoReflect.Descriptor instead.
+func (*RetainRequest) Descriptor() ([]byte, []int) {
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RetainRequest) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *RetainRequest) GetTexts() [][]byte {
+	if x != nil {
+		return x.Texts
+	}
+	return nil
+}
+
+func (x *RetainRequest) GetPackedEnds() bool {
+	if x != nil {
+		return x.PackedEnds
+	}
+	return false
+}
+
 // RetainedBoundaries is a BoundariesResponse with the handle of the kept texts (1.1).
 type RetainedBoundaries struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// ends are as in BoundariesResponse.
+	// ends are as in BoundariesResponse; empty when packed_ends holds the offsets.
 	Ends []*commonv1.Ends `protobuf:"bytes,1,rep,name=ends,proto3" json:"ends,omitempty"`
 	// handle names the kept texts in Range.handle; it is never 0 when the texts were kept. A
 	// plugin keeps at least the 64 most recently retained requests (it may keep more) for as long
 	// as it runs; 0 means it kept nothing, and the host counts with Count instead.
-	Handle        uint64 `protobuf:"varint,2,opt,name=handle,proto3" json:"handle,omitempty"`
+	Handle uint64 `protobuf:"varint,2,opt,name=handle,proto3" json:"handle,omitempty"`
+	// packed_ends holds the offsets of ends, for a request that set packed_ends: for each text, in
+	// request order, its number of tokens, then each token's end minus the previous token's end
+	// (the first token's: minus 0), every number an unsigned varint (protobuf's uint64 encoding).
+	// Tokens of English text are a few bytes long, so an offset takes one byte instead of the
+	// three it takes in ends, and one bytes field costs no message per text. A request of at
+	// least one text never gets an empty packed_ends.
+	PackedEnds    []byte `protobuf:"bytes,3,opt,name=packed_ends,json=packedEnds,proto3" json:"packed_ends,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RetainedBoundaries) Reset() {
 	*x = RetainedBoundaries{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -267,7 +342,7 @@ func (x *RetainedBoundaries) String() string {
 func (*RetainedBoundaries) ProtoMessage() {}
 
 func (x *RetainedBoundaries) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[4]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -280,7 +355,7 @@ func (x *RetainedBoundaries) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RetainedBoundaries.ProtoReflect.Descriptor instead.
 func (*RetainedBoundaries) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{4}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *RetainedBoundaries) GetEnds() []*commonv1.Ends {
@@ -297,6 +372,13 @@ func (x *RetainedBoundaries) GetHandle() uint64 {
 	return 0
 }
 
+func (x *RetainedBoundaries) GetPackedEnds() []byte {
+	if x != nil {
+		return x.PackedEnds
+	}
+	return nil
+}
+
 // CountRangesRequest asks for the token counts of composite texts (1.1).
 type CountRangesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -310,7 +392,7 @@ type CountRangesRequest struct {
 
 func (x *CountRangesRequest) Reset() {
 	*x = CountRangesRequest{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -322,7 +404,7 @@ func (x *CountRangesRequest) String() string {
 func (*CountRangesRequest) ProtoMessage() {}
 
 func (x *CountRangesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[5]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -335,7 +417,7 @@ func (x *CountRangesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRangesRequest.ProtoReflect.Descriptor instead.
 func (*CountRangesRequest) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{5}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CountRangesRequest) GetModel() string {
@@ -363,7 +445,7 @@ type Composite struct {
 
 func (x *Composite) Reset() {
 	*x = Composite{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -375,7 +457,7 @@ func (x *Composite) String() string {
 func (*Composite) ProtoMessage() {}
 
 func (x *Composite) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[6]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -388,7 +470,7 @@ func (x *Composite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Composite.ProtoReflect.Descriptor instead.
 func (*Composite) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{6}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Composite) GetPieces() []*Piece {
@@ -412,7 +494,7 @@ type Piece struct {
 
 func (x *Piece) Reset() {
 	*x = Piece{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -424,7 +506,7 @@ func (x *Piece) String() string {
 func (*Piece) ProtoMessage() {}
 
 func (x *Piece) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[7]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -437,7 +519,7 @@ func (x *Piece) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Piece.ProtoReflect.Descriptor instead.
 func (*Piece) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{7}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Piece) GetPiece() isPiece_Piece {
@@ -497,7 +579,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -509,7 +591,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[8]
+	mi := &file_tokenizerv1_tokenizer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -522,7 +604,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{8}
+	return file_tokenizerv1_tokenizer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Range) GetHandle() uint64 {
@@ -567,10 +649,17 @@ const file_tokenizerv1_tokenizer_proto_rawDesc = "" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\x14\n" +
 	"\x05texts\x18\x02 \x03(\fR\x05texts\"B\n" +
 	"\x12BoundariesResponse\x12,\n" +
-	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends\"Z\n" +
+	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends\"\\\n" +
+	"\rRetainRequest\x12\x14\n" +
+	"\x05model\x18\x01 \x01(\tR\x05model\x12\x14\n" +
+	"\x05texts\x18\x02 \x03(\fR\x05texts\x12\x1f\n" +
+	"\vpacked_ends\x18\x03 \x01(\bR\n" +
+	"packedEnds\"{\n" +
 	"\x12RetainedBoundaries\x12,\n" +
 	"\x04ends\x18\x01 \x03(\v2\x18.chunkkit.common.v1.EndsR\x04ends\x12\x16\n" +
-	"\x06handle\x18\x02 \x01(\x04R\x06handle\"b\n" +
+	"\x06handle\x18\x02 \x01(\x04R\x06handle\x12\x1f\n" +
+	"\vpacked_ends\x18\x03 \x01(\fR\n" +
+	"packedEnds\"b\n" +
 	"\x12CountRangesRequest\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x126\n" +
 	"\x05texts\x18\x02 \x03(\v2 .chunkkit.tokenizer.v1.CompositeR\x05texts\"A\n" +
@@ -584,13 +673,13 @@ const file_tokenizerv1_tokenizer_proto_rawDesc = "" +
 	"\x06handle\x18\x01 \x01(\x04R\x06handle\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\rR\x04text\x12\x14\n" +
 	"\x05start\x18\x03 \x01(\x04R\x05start\x12\x10\n" +
-	"\x03end\x18\x04 \x01(\x04R\x03end2\xd6\x03\n" +
+	"\x03end\x18\x04 \x01(\x04R\x03end2\xd2\x03\n" +
 	"\tTokenizer\x12I\n" +
 	"\x04Info\x12\x1f.chunkkit.common.v1.InfoRequest\x1a .chunkkit.common.v1.InfoResponse\x12R\n" +
 	"\x05Count\x12#.chunkkit.tokenizer.v1.CountRequest\x1a$.chunkkit.tokenizer.v1.CountResponse\x12a\n" +
 	"\n" +
-	"Boundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.BoundariesResponse\x12g\n" +
-	"\x10RetainBoundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.RetainedBoundaries\x12^\n" +
+	"Boundaries\x12(.chunkkit.tokenizer.v1.BoundariesRequest\x1a).chunkkit.tokenizer.v1.BoundariesResponse\x12c\n" +
+	"\x10RetainBoundaries\x12$.chunkkit.tokenizer.v1.RetainRequest\x1a).chunkkit.tokenizer.v1.RetainedBoundaries\x12^\n" +
 	"\vCountRanges\x12).chunkkit.tokenizer.v1.CountRangesRequest\x1a$.chunkkit.tokenizer.v1.CountResponseBHZFgithub.com/chunkkit/chunkkit/internal/protocol/tokenizerv1;tokenizerv1b\x06proto3"
 
 var (
@@ -605,36 +694,37 @@ func file_tokenizerv1_tokenizer_proto_rawDescGZIP() []byte {
 	return file_tokenizerv1_tokenizer_proto_rawDescData
 }
 
-var file_tokenizerv1_tokenizer_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_tokenizerv1_tokenizer_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_tokenizerv1_tokenizer_proto_goTypes = []any{
 	(*CountRequest)(nil),          // 0: chunkkit.tokenizer.v1.CountRequest
 	(*CountResponse)(nil),         // 1: chunkkit.tokenizer.v1.CountResponse
 	(*BoundariesRequest)(nil),     // 2: chunkkit.tokenizer.v1.BoundariesRequest
 	(*BoundariesResponse)(nil),    // 3: chunkkit.tokenizer.v1.BoundariesResponse
-	(*RetainedBoundaries)(nil),    // 4: chunkkit.tokenizer.v1.RetainedBoundaries
-	(*CountRangesRequest)(nil),    // 5: chunkkit.tokenizer.v1.CountRangesRequest
-	(*Composite)(nil),             // 6: chunkkit.tokenizer.v1.Composite
-	(*Piece)(nil),                 // 7: chunkkit.tokenizer.v1.Piece
-	(*Range)(nil),                 // 8: chunkkit.tokenizer.v1.Range
-	(*commonv1.Ends)(nil),         // 9: chunkkit.common.v1.Ends
-	(*commonv1.InfoRequest)(nil),  // 10: chunkkit.common.v1.InfoRequest
-	(*commonv1.InfoResponse)(nil), // 11: chunkkit.common.v1.InfoResponse
+	(*RetainRequest)(nil),         // 4: chunkkit.tokenizer.v1.RetainRequest
+	(*RetainedBoundaries)(nil),    // 5: chunkkit.tokenizer.v1.RetainedBoundaries
+	(*CountRangesRequest)(nil),    // 6: chunkkit.tokenizer.v1.CountRangesRequest
+	(*Composite)(nil),             // 7: chunkkit.tokenizer.v1.Composite
+	(*Piece)(nil),                 // 8: chunkkit.tokenizer.v1.Piece
+	(*Range)(nil),                 // 9: chunkkit.tokenizer.v1.Range
+	(*commonv1.Ends)(nil),         // 10: chunkkit.common.v1.Ends
+	(*commonv1.InfoRequest)(nil),  // 11: chunkkit.common.v1.InfoRequest
+	(*commonv1.InfoResponse)(nil), // 12: chunkkit.common.v1.InfoResponse
 }
 var file_tokenizerv1_tokenizer_proto_depIdxs = []int32{
-	9,  // 0: chunkkit.tokenizer.v1.BoundariesResponse.ends:type_name -> chunkkit.common.v1.Ends
-	9,  // 1: chunkkit.tokenizer.v1.RetainedBoundaries.ends:type_name -> chunkkit.common.v1.Ends
-	6,  // 2: chunkkit.tokenizer.v1.CountRangesRequest.texts:type_name -> chunkkit.tokenizer.v1.Composite
-	7,  // 3: chunkkit.tokenizer.v1.Composite.pieces:type_name -> chunkkit.tokenizer.v1.Piece
-	8,  // 4: chunkkit.tokenizer.v1.Piece.range:type_name -> chunkkit.tokenizer.v1.Range
-	10, // 5: chunkkit.tokenizer.v1.Tokenizer.Info:input_type -> chunkkit.common.v1.InfoRequest
+	10, // 0: chunkkit.tokenizer.v1.BoundariesResponse.ends:type_name -> chunkkit.common.v1.Ends
+	10, // 1: chunkkit.tokenizer.v1.RetainedBoundaries.ends:type_name -> chunkkit.common.v1.Ends
+	7,  // 2: chunkkit.tokenizer.v1.CountRangesRequest.texts:type_name -> chunkkit.tokenizer.v1.Composite
+	8,  // 3: chunkkit.tokenizer.v1.Composite.pieces:type_name -> chunkkit.tokenizer.v1.Piece
+	9,  // 4: chunkkit.tokenizer.v1.Piece.range:type_name -> chunkkit.tokenizer.v1.Range
+	11, // 5: chunkkit.tokenizer.v1.Tokenizer.Info:input_type -> chunkkit.common.v1.InfoRequest
 	0,  // 6: chunkkit.tokenizer.v1.Tokenizer.Count:input_type -> chunkkit.tokenizer.v1.CountRequest
 	2,  // 7: chunkkit.tokenizer.v1.Tokenizer.Boundaries:input_type -> chunkkit.tokenizer.v1.BoundariesRequest
-	2,  // 8: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:input_type -> chunkkit.tokenizer.v1.BoundariesRequest
-	5,  // 9: chunkkit.tokenizer.v1.Tokenizer.CountRanges:input_type -> chunkkit.tokenizer.v1.CountRangesRequest
-	11, // 10: chunkkit.tokenizer.v1.Tokenizer.Info:output_type -> chunkkit.common.v1.InfoResponse
+	4,  // 8: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:input_type -> chunkkit.tokenizer.v1.RetainRequest
+	6,  // 9: chunkkit.tokenizer.v1.Tokenizer.CountRanges:input_type -> chunkkit.tokenizer.v1.CountRangesRequest
+	12, // 10: chunkkit.tokenizer.v1.Tokenizer.Info:output_type -> chunkkit.common.v1.InfoResponse
 	1,  // 11: chunkkit.tokenizer.v1.Tokenizer.Count:output_type -> chunkkit.tokenizer.v1.CountResponse
 	3,  // 12: chunkkit.tokenizer.v1.Tokenizer.Boundaries:output_type -> chunkkit.tokenizer.v1.BoundariesResponse
-	4,  // 13: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:output_type -> chunkkit.tokenizer.v1.RetainedBoundaries
+	5,  // 13: chunkkit.tokenizer.v1.Tokenizer.RetainBoundaries:output_type -> chunkkit.tokenizer.v1.RetainedBoundaries
 	1,  // 14: chunkkit.tokenizer.v1.Tokenizer.CountRanges:output_type -> chunkkit.tokenizer.v1.CountResponse
 	10, // [10:15] is the sub-list for method output_type
 	5,  // [5:10] is the sub-list for method input_type
@@ -648,7 +738,7 @@ func file_tokenizerv1_tokenizer_proto_init() {
 	if File_tokenizerv1_tokenizer_proto != nil {
 		return
 	}
-	file_tokenizerv1_tokenizer_proto_msgTypes[7].OneofWrappers = []any{
+	file_tokenizerv1_tokenizer_proto_msgTypes[8].OneofWrappers = []any{
 		(*Piece_Literal)(nil),
 		(*Piece_Range)(nil),
 	}
@@ -658,7 +748,7 @@ func file_tokenizerv1_tokenizer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tokenizerv1_tokenizer_proto_rawDesc), len(file_tokenizerv1_tokenizer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

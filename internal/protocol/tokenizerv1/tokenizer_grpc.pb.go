@@ -56,7 +56,7 @@ type TokenizerClient interface {
 	// handle, so that CountRanges can count texts made of pieces of them: a host that measures a
 	// document's blocks and then counts the chunks cut from them sends the document once. A 1.0
 	// plugin answers UNIMPLEMENTED, and the host then uses Boundaries and Count.
-	RetainBoundaries(ctx context.Context, in *BoundariesRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error)
+	RetainBoundaries(ctx context.Context, in *RetainRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error)
 	// CountRanges (1.1) returns the number of tokens of each composite text: the concatenation
 	// of its pieces, each literal bytes or a range of a text kept by RetainBoundaries. The count
 	// is exactly Count's for the concatenated text.
@@ -101,7 +101,7 @@ func (c *tokenizerClient) Boundaries(ctx context.Context, in *BoundariesRequest,
 	return out, nil
 }
 
-func (c *tokenizerClient) RetainBoundaries(ctx context.Context, in *BoundariesRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error) {
+func (c *tokenizerClient) RetainBoundaries(ctx context.Context, in *RetainRequest, opts ...grpc.CallOption) (*RetainedBoundaries, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(RetainedBoundaries)
 	err := c.cc.Invoke(ctx, Tokenizer_RetainBoundaries_FullMethodName, in, out, cOpts...)
@@ -139,7 +139,7 @@ type TokenizerServer interface {
 	// handle, so that CountRanges can count texts made of pieces of them: a host that measures a
 	// document's blocks and then counts the chunks cut from them sends the document once. A 1.0
 	// plugin answers UNIMPLEMENTED, and the host then uses Boundaries and Count.
-	RetainBoundaries(context.Context, *BoundariesRequest) (*RetainedBoundaries, error)
+	RetainBoundaries(context.Context, *RetainRequest) (*RetainedBoundaries, error)
 	// CountRanges (1.1) returns the number of tokens of each composite text: the concatenation
 	// of its pieces, each literal bytes or a range of a text kept by RetainBoundaries. The count
 	// is exactly Count's for the concatenated text.
@@ -163,7 +163,7 @@ func (UnimplementedTokenizerServer) Count(context.Context, *CountRequest) (*Coun
 func (UnimplementedTokenizerServer) Boundaries(context.Context, *BoundariesRequest) (*BoundariesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Boundaries not implemented")
 }
-func (UnimplementedTokenizerServer) RetainBoundaries(context.Context, *BoundariesRequest) (*RetainedBoundaries, error) {
+func (UnimplementedTokenizerServer) RetainBoundaries(context.Context, *RetainRequest) (*RetainedBoundaries, error) {
 	return nil, status.Error(codes.Unimplemented, "method RetainBoundaries not implemented")
 }
 func (UnimplementedTokenizerServer) CountRanges(context.Context, *CountRangesRequest) (*CountResponse, error) {
@@ -245,7 +245,7 @@ func _Tokenizer_Boundaries_Handler(srv interface{}, ctx context.Context, dec fun
 }
 
 func _Tokenizer_RetainBoundaries_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(BoundariesRequest)
+	in := new(RetainRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func _Tokenizer_RetainBoundaries_Handler(srv interface{}, ctx context.Context, d
 		FullMethod: Tokenizer_RetainBoundaries_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(TokenizerServer).RetainBoundaries(ctx, req.(*BoundariesRequest))
+		return srv.(TokenizerServer).RetainBoundaries(ctx, req.(*RetainRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }

@@ -1,0 +1,240 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// places bounds what documents do at once: work holds Options.Workers places for documents
+// doing host work (reading, parsing, chunking), wait as many for documents waiting on a
+// plugin's answer (sdk.StartWait, which the host's plugin clients call around each call). A
+// document gives its work place up while it waits, the way Go's runtime hands off a processor
+// during a system call, so at -j 1 the host parses and chunks the next document while the
+// plugin tokenizes this one; the plugin still has at most -j calls of the run to answer. Run
+// starts twice as many goroutines as work places.
+type places struct {
+	work, wait sem
+}
+
+func newPlaces(n int) *places { return &places{work: make(sem, n), wait: make(sem, n)} }
+
+// sem is a counting semaphore.
+type sem chan struct{}
+
+// take blocks until a place is free and takes it, or until ctx is done; it reports whether it
+// took one.
+func (s sem) take(ctx context.Context) bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case s <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// give frees a place taken by take.
+func (s sem) give() { <-s }
+
+// handoff is one document's hold on the places: its wait hook trades the work place for a wait
+// place during the document's first wait on a plugin and trades back when its last wait ends
+// (a chunker may wait on several calls at once). Time spent queued for a place does not count
+// against the document's timeout: its clock stops (see elastic).
+type handoff struct {
+	p     *places
+	ctx   context.Context // the run's: once it is done, no place is waited for
+	mu    sync.Mutex
+	work  bool // holds a work place
+	wait  bool // holds a wait place
+	waits int
+	limit *elastic // the document's timeout, once chunking starts; nil without one
+}
+
+// hold takes a work place for one document once after is closed (the document before it has
+// taken its place), or gives up when ctx, the run's, is done, and returns the document's
+// handoff.
+func (p *places) hold(ctx context.Context, after <-chan struct{}) *handoff {
+	h := &handoff{p: p, ctx: ctx}
+	select {
+	case <-after:
+		h.work = p.work.take(ctx)
+	case <-ctx.Done():
+	}
+	return h
+}
+
+// chunking returns the context a document is chunked with: ctx with its wait hook and, when
+// timeout is positive, a deadline timeout from now that queueing for places moves later. cancel
+// releases it.
+func (h *handoff) chunking(ctx context.Context, timeout time.Duration) (cctx context.Context, cancel func()) {
+	cancel = func() {}
+	if timeout > 0 {
+		e := newElastic(ctx, timeout)
+		h.mu.Lock()
+		h.limit = e
+		h.mu.Unlock()
+		ctx, cancel = e, e.release
+	}
+	return sdk.WithWaitHook(ctx, h.hook), cancel
+}
+
+// done gives back whatever places the document holds.
+func (h *handoff) done() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.work {
+		h.p.work.give()
+		h.work = false
+	}
+	if h.wait {
+		h.p.wait.give()
+		h.wait = false
+	}
+}
+
+// queue takes a place of s for the document, with its timeout's clock stopped meanwhile.
+func (h *handoff) queue(s sem) bool {
+	if h.limit == nil {
+		return s.take(h.ctx)
+	}
+	h.limit.pause()
+	defer h.limit.resume()
+	return s.take(h.ctx)
+}
+
+// hook is the document's sdk.WithWaitHook hook.
+func (h *handoff) hook() (resume func()) {
+	h.mu.Lock()
+	h.waits++
+	if h.waits == 1 {
+		if h.work {
+			h.p.work.give()
+			h.work = false
+		}
+		h.wait = h.queue(h.p.wait)
+	}
+	h.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.waits--
+			if h.waits == 0 {
+				if h.wait {
+					h.p.wait.give()
+					h.wait = false
+				}
+				h.work = h.queue(h.p.work)
+			}
+		})
+	}
+}
+
+// elastic is a context whose clock can stop: a document's timeout, which the time it spends
+// queued for a place does not use up. Its Err is context.DeadlineExceeded once the deadline
+// passes, so the host sees an ordinary deadline (and replaces a plugin that missed it); a
+// deadline of the parent's that comes first wins. The deadline moves only while the document
+// is queued, never during a plugin call, so a call's deadline is fixed when it starts.
+type elastic struct {
+	parent   context.Context
+	done     chan struct{}
+	mu       sync.Mutex
+	deadline time.Time
+	paused   bool
+	left     time.Duration // while paused: the time that was left
+	timer    *time.Timer
+	err      error
+	unwatch  func() bool
+}
+
+func newElastic(parent context.Context, timeout time.Duration) *elastic {
+	e := &elastic{parent: parent, done: make(chan struct{}), deadline: time.Now().Add(timeout)}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.timer = time.AfterFunc(timeout, e.expire)
+	e.unwatch = context.AfterFunc(parent, func() { e.finish(parent.Err()) })
+	return e
+}
+
+func (e *elastic) Deadline() (time.Time, bool) {
+	e.mu.Lock()
+	d := e.deadline
+	e.mu.Unlock()
+	if pd, ok := e.parent.Deadline(); ok && pd.Before(d) {
+		return pd, true
+	}
+	return d, true
+}
+
+func (e *elastic) Done() <-chan struct{} { return e.done }
+
+func (e *elastic) Err() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+func (e *elastic) Value(key any) any { return e.parent.Value(key) }
+
+// pause stops the clock: until resume, the deadline does not come nearer.
+func (e *elastic) pause() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil || e.paused {
+		return
+	}
+	e.paused = true
+	e.left = time.Until(e.deadline)
+	e.timer.Stop()
+}
+
+// resume starts the clock again with the time that was left when it paused.
+func (e *elastic) resume() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil || !e.paused {
+		return
+	}
+	e.paused = false
+	e.deadline = time.Now().Add(e.left)
+	e.timer.Reset(e.left)
+}
+
+// expire ends the context when its deadline has passed, or sets the timer again when it moved.
+func (e *elastic) expire() {
+	e.mu.Lock()
+	if left := time.Until(e.deadline); e.paused || (left > 0 && e.err == nil) {
+		if !e.paused {
+			e.timer.Reset(left)
+		}
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	e.finish(context.DeadlineExceeded)
+}
+
+func (e *elastic) finish(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err != nil {
+		return
+	}
+	e.err = err
+	e.timer.Stop()
+	close(e.done)
+}
+
+// release ends the context and its timer and watch, as a context.CancelFunc.
+func (e *elastic) release() {
+	e.unwatch()
+	e.finish(context.Canceled)
+}

@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestElasticDeadline(t *testing.T) {
+	t.Parallel()
+	t.Run("it ends with DeadlineExceeded once its time is up", func(t *testing.T) {
+		t.Parallel()
+		e := newElastic(context.Background(), 20*time.Millisecond)
+		defer e.release()
+		select {
+		case <-e.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("not done after its deadline")
+		}
+		if !errors.Is(e.Err(), context.DeadlineExceeded) {
+			t.Errorf("Err = %v, want DeadlineExceeded", e.Err())
+		}
+	})
+	t.Run("a paused clock does not run out", func(t *testing.T) {
+		t.Parallel()
+		e := newElastic(context.Background(), 50*time.Millisecond)
+		defer e.release()
+		e.pause()
+		time.Sleep(120 * time.Millisecond)
+		if e.Err() != nil {
+			t.Fatalf("Err = %v while paused", e.Err())
+		}
+		e.resume()
+		if d, _ := e.Deadline(); time.Until(d) < 20*time.Millisecond {
+			t.Errorf("after the pause %s are left, want about the 50ms there were", time.Until(d))
+		}
+		select {
+		case <-e.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("not done after its deadline")
+		}
+	})
+	t.Run("the parent's end ends it, and the parent's earlier deadline is its own", func(t *testing.T) {
+		t.Parallel()
+		soon := time.Now().Add(time.Minute)
+		parent, cancel := context.WithDeadline(context.Background(), soon)
+		e := newElastic(parent, time.Hour)
+		defer e.release()
+		if d, ok := e.Deadline(); !ok || !d.Equal(soon) {
+			t.Errorf("Deadline = %v, %t, want the parent's %v", d, ok, soon)
+		}
+		if v := e.Value("missing"); v != nil {
+			t.Errorf("Value of a missing key = %v", v)
+		}
+		cancel()
+		select {
+		case <-e.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("not done after the parent was cancelled")
+		}
+		if !errors.Is(e.Err(), context.Canceled) {
+			t.Errorf("Err = %v, want Canceled", e.Err())
+		}
+	})
+	t.Run("release ends it", func(t *testing.T) {
+		t.Parallel()
+		e := newElastic(context.Background(), time.Hour)
+		e.release()
+		if !errors.Is(e.Err(), context.Canceled) {
+			t.Errorf("Err = %v after release, want Canceled", e.Err())
+		}
+	})
+}
