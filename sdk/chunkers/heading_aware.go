@@ -3,6 +3,7 @@ package chunkers
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -33,27 +34,71 @@ import (
 // EmbedText is sdk.JoinContext(Context, Content), which the budget applies to.
 //
 // Counter is required. The zero values of the other fields mean the documented defaults.
-// HeadingAware makes one Boundaries call and one Count call per document, plus a further Count
-// for the rare chunk whose verified count exceeds its estimate; such a chunk is re-split,
-// never emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
+// HeadingAware makes one Boundaries call and one Count call per window of the document (a
+// document of up to WindowBytes of text is one window; see ChunkSeq), plus a further Count for
+// the rare chunk whose verified count exceeds its estimate; such a chunk is re-split, never
+// emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
 type HeadingAware struct {
 	Config
 	// HeadingChunks emits every heading as a heading chunk of its own, the parent of its
 	// section's chunks, instead of folding it into its section's first body chunk.
 	HeadingChunks bool
+	// WindowBytes is the canonical text a window holds at least before ChunkSeq ends it at
+	// the next heading where a window may end (see DefaultWindowBytes); 0 means
+	// DefaultWindowBytes and a negative value one window for the whole document. The chunks
+	// are the same whatever it is: it trades memory for calls to the counter.
+	WindowBytes int
 }
 
-// Chunk implements sdk.Chunker.
+// Chunk implements sdk.Chunker: it returns the chunks ChunkSeq yields.
 func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
+	return collect(h.ChunkSeq(ctx, req, doc))
+}
+
+// ChunkSeq implements sdk.StreamChunker: it yields the document's chunks window by window
+// (see DefaultWindowBytes), each window measured, packed and verified on its own, so that it
+// holds one window's token ends and chunks at a time.
+func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Document) iter.Seq2[sdk.Chunk, error] {
+	return func(yield func(sdk.Chunk, error) bool) {
+		const name = "heading-aware chunker"
+		maxTokens, overlap, err := h.check(name)
+		if err == nil {
+			err = checkInput(name, h.Counter, doc)
+		}
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return
+		}
+		size := h.WindowBytes
+		if size == 0 {
+			size = DefaultWindowBytes
+		}
+		first := 0
+		for w := range headingWindows(doc, size) {
+			chunks, err := h.chunkWindow(ctx, req, doc, w, first, maxTokens, overlap)
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			for _, c := range chunks {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			first += len(chunks)
+		}
+	}
+}
+
+// chunkWindow returns the chunks of window w of doc, whose first chunk is at position first.
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, whole *sdk.Document, w window, first, maxTokens, overlap int) ([]sdk.Chunk, error) {
 	const name = "heading-aware chunker"
-	maxTokens, overlap, err := h.check(name)
+	doc := windowDoc(whole, w)
+	l, err := measureLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
-	if err != nil {
-		return nil, err
-	}
+	l.base = w.base
 	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
 	secs := headingSections(l, func(sdk.Block) bool { return true })
 	secs.reserve(l, cx)
@@ -100,7 +145,7 @@ func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docu
 	if err != nil {
 		return nil, err
 	}
-	return finish(l, drafts, req), nil
+	return finishPart(l, drafts, req, part{doc: whole, base: w.base, first: first}), nil
 }
 
 // section is one heading and the blocks up to the next heading that starts a section.
