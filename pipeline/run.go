@@ -56,7 +56,10 @@ type Result struct {
 	Partial bool
 	// Input is the Input, without its Data.
 	Input Input
-	// Document is the parsed document (nil when Err is set before or while parsing).
+	// Document is the parsed document (nil when Err is set before or while parsing). With
+	// Options.Stream, a document the chunker read in parts as its adapter parsed them (a
+	// Markdown one, when the chunker is an sdk.PartChunker) has no Blocks or Source here:
+	// they were let go part by part.
 	Document *sdk.Document
 	// Chunks are the document's chunks, in order.
 	Chunks []sdk.Chunk
@@ -248,8 +251,20 @@ func (o *Options) chunk(ctx context.Context, in Input, data []byte, emit func(*s
 		format = f
 	}
 	size := len(data)
-	doc, err := Parse(data, format, ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence})
-	data = nil // the document no longer needs its bytes: let them go while it is chunked
+	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence}
+	var doc *sdk.Document
+	var parts iter.Seq2[sdk.DocumentPart, error]
+	var err error
+	pc, inParts := o.Chunker.(sdk.PartChunker)
+	if o.Stream && inParts {
+		// Parsed a piece at a time as the chunker reads it: neither the whole document nor
+		// its parse tree is ever held.
+		doc, parts, inParts, err = ParseParts(data, format, po)
+	}
+	if !o.Stream || !inParts {
+		doc, err = Parse(data, format, po)
+		data = nil // the document no longer needs its bytes: let them go while it is chunked
+	}
 	if err != nil {
 		return nil, nil, size, fmt.Errorf("%s: %w", name, err)
 	}
@@ -275,7 +290,12 @@ func (o *Options) chunk(ctx context.Context, in Input, data []byte, emit func(*s
 		cctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	chunks, err := o.chunkDoc(cctx, req, doc, emit)
+	var chunks []sdk.Chunk
+	if parts != nil {
+		chunks, err = o.stream(pc.ChunkParts(cctx, req, doc, parts), doc, emit)
+	} else {
+		chunks, err = o.chunkDoc(cctx, req, doc, emit)
+	}
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return doc, nil, size, fmt.Errorf("%s: not chunked within --timeout %s: %w", name, o.Timeout, err)
@@ -292,8 +312,13 @@ func (o *Options) chunkDoc(ctx context.Context, req sdk.Request, doc *sdk.Docume
 	if !o.Stream || !ok {
 		return o.Chunker.Chunk(ctx, req, doc)
 	}
+	return o.stream(sc.ChunkSeq(ctx, req, doc), doc, emit)
+}
+
+// stream hands emit all but the last batch of streamBatch chunks of seq, and returns the last.
+func (o *Options) stream(seq iter.Seq2[sdk.Chunk, error], doc *sdk.Document, emit func(*sdk.Document, []sdk.Chunk)) ([]sdk.Chunk, error) {
 	var batch []sdk.Chunk
-	for c, err := range sc.ChunkSeq(ctx, req, doc) {
+	for c, err := range seq {
 		if err != nil {
 			return nil, err
 		}

@@ -44,6 +44,16 @@ type StreamChunker interface {
 	ChunkSeq(ctx context.Context, req Request, doc *Document) iter.Seq2[Chunk, error]
 }
 
+// PartChunker is an optional ability of a Chunker: ChunkParts yields the chunks Chunk would
+// return for the document whose identity is doc (its Blocks and Source are not read) and whose
+// blocks come from parts, in order, as an adapter parses its input a piece at a time (see
+// DocumentPart), so that neither the adapter nor the chunker holds the whole document. An
+// error from parts, or the chunker's own, is yielded once, as the last element, with a zero
+// Chunk. Find it by type assertion.
+type PartChunker interface {
+	ChunkParts(ctx context.Context, req Request, doc *Document, parts iter.Seq2[DocumentPart, error]) iter.Seq2[Chunk, error]
+}
+
 // ChunkAll returns c's chunks of doc through ChunkSeq, yielding each chunk to yield as it is
 // made, when c is a StreamChunker, and otherwise through Chunk, yielding the chunks when they
 // are all made. It returns the first error, or yield's false as stopped.

@@ -25,47 +25,68 @@ type window struct {
 	lo, hi, base int
 }
 
-// headingWindows returns the windows HeadingAware cuts doc into, each of at least size bytes
-// of canonical text but the last. A window ends only before a heading that starts a section of
+// headingWindows returns the windows HeadingAware cuts doc into (see windowCutter), each of
+// at least size bytes of canonical text but the last; size <= 0 means one window.
+func headingWindows(doc *sdk.Document, size int) iter.Seq[window] {
+	return func(yield func(window) bool) {
+		c := windowCutter{size: size}
+		w := window{}
+		for i, b := range doc.Blocks {
+			if off, cut := c.next(b); cut {
+				w.hi = i
+				if !yield(w) {
+					return
+				}
+				w = window{lo: i, base: off}
+			}
+		}
+		w.hi = len(doc.Blocks)
+		yield(w)
+	}
+}
+
+// windowCutter says, block by block, where HeadingAware's windows end. A window holds at
+// least size bytes of canonical text, and ends only before a heading that starts a section of
 // its own at the outermost level (every section open before it is of its level or deeper, so
 // no heading path, parent link or overlap reaches back past it), when that heading is not a
 // block of nothing but comments and anchors and the nearest non-blank block before it is
 // prose, a list, a table or code that is not either (so the chunk before is not one of
 // headings alone, which the heading would join, and no such block glues across the cut; see
-// packer.openFolded and splitter.glueNoise). size <= 0 means one window.
-func headingWindows(doc *sdk.Document, size int) iter.Seq[window] {
-	return func(yield func(window) bool) {
-		blocks := doc.Blocks
-		var open []int // the levels of the open sections, outermost first
-		w := window{}
-		off := 0   // canonical offset of block i
-		prev := -1 // the nearest non-blank block before i
-		for i, b := range blocks {
-			if i > 0 {
-				off += len(sdk.Separator)
-			}
-			blank := sdk.IsBlank(b.Text)
-			if b.Kind == sdk.KindHeading && !blank {
-				for len(open) > 0 && open[len(open)-1] >= b.Level {
-					open = open[:len(open)-1]
-				}
-				if size > 0 && len(open) == 0 && off-w.base >= size && prev >= w.lo && cutBefore(blocks[prev], b) {
-					w.hi = i
-					if !yield(w) {
-						return
-					}
-					w = window{lo: i, base: off}
-				}
-				open = append(open, b.Level)
-			}
-			if !blank {
-				prev = i
-			}
-			off += len(b.Text)
-		}
-		w.hi = len(blocks)
-		yield(w)
+// packer.openFolded and splitter.glueNoise). size <= 0 means no window ends.
+type windowCutter struct {
+	size    int
+	open    []int // the levels of the open sections, outermost first
+	off     int   // the canonical offset of the next block
+	base    int   // the canonical offset of the window's first block
+	blocks  int   // the blocks seen
+	prev    sdk.Block
+	hasPrev bool // prev is the nearest non-blank block of the window so far
+}
+
+// next takes the next block, b, and reports its canonical offset and whether the window ends
+// before it.
+func (c *windowCutter) next(b sdk.Block) (off int, cut bool) {
+	if c.blocks > 0 {
+		c.off += len(sdk.Separator)
 	}
+	c.blocks++
+	off = c.off
+	c.off += len(b.Text)
+	blank := sdk.IsBlank(b.Text)
+	if b.Kind == sdk.KindHeading && !blank {
+		for len(c.open) > 0 && c.open[len(c.open)-1] >= b.Level {
+			c.open = c.open[:len(c.open)-1]
+		}
+		if c.size > 0 && len(c.open) == 0 && off-c.base >= c.size && c.hasPrev && cutBefore(c.prev, b) {
+			cut = true
+			c.base = off
+		}
+		c.open = append(c.open, b.Level)
+	}
+	if !blank {
+		c.prev, c.hasPrev = b, true
+	}
+	return off, cut
 }
 
 // cutBefore reports whether a window may end between before, the nearest non-blank block
