@@ -38,7 +38,7 @@ type Chunker interface {
 // the part of the document it is working on (what that part is, the chunker documents). An
 // error is yielded once, as the last element, with a zero Chunk; chunks yielded before it are
 // valid but the document's output is incomplete. Stopping the loop early is allowed. Find it
-// by type assertion; ChunkAll reads either kind of chunker the same way.
+// by type assertion.
 type StreamChunker interface {
 	Chunk(ctx context.Context, req Request, doc *Document) ([]Chunk, error)
 	ChunkSeq(ctx context.Context, req Request, doc *Document) iter.Seq2[Chunk, error]
@@ -52,33 +52,6 @@ type StreamChunker interface {
 // Chunk. Find it by type assertion.
 type PartChunker interface {
 	ChunkParts(ctx context.Context, req Request, doc *Document, parts iter.Seq2[DocumentPart, error]) iter.Seq2[Chunk, error]
-}
-
-// ChunkAll returns c's chunks of doc through ChunkSeq, yielding each chunk to yield as it is
-// made, when c is a StreamChunker, and otherwise through Chunk, yielding the chunks when they
-// are all made. It returns the first error, or yield's false as stopped.
-func ChunkAll(ctx context.Context, c Chunker, req Request, doc *Document, yield func(Chunk) bool) (stopped bool, err error) {
-	if s, ok := c.(StreamChunker); ok {
-		for ch, err := range s.ChunkSeq(ctx, req, doc) {
-			if err != nil {
-				return false, err
-			}
-			if !yield(ch) {
-				return true, nil
-			}
-		}
-		return false, nil
-	}
-	chunks, err := c.Chunk(ctx, req, doc)
-	if err != nil {
-		return false, err
-	}
-	for _, ch := range chunks {
-		if !yield(ch) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // Budgeted is implemented by chunkers that promise a token budget: no body chunk's

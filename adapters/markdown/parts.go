@@ -29,8 +29,8 @@ const DefaultPieceBytes = 1 << 20
 // else it takes in the next such heading. When the document takes its title from its first
 // level-1 heading, the pieces up to that heading are parsed before ParseParts returns.
 //
-// Errors are Parse's and are returned by ParseParts itself; parts yields none. src must not
-// change until parts is done.
+// Errors are Parse's and are returned by ParseParts itself; parts yields none. parts may be
+// ranged over once, and src must not change until it is done.
 func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.Seq2[sdk.DocumentPart, error], error) {
 	if err := checkUTF8(src, opts.ID); err != nil {
 		return nil, nil, err
