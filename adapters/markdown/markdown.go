@@ -1,7 +1,6 @@
 package markdown
 
 import (
-
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/util"
