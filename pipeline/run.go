@@ -36,13 +36,14 @@ type Options struct {
 	// MinConfidence drops OCR words below it (0–1); see ParseOptions.
 	MinConfidence float64
 	// Stream yields each document's chunks as the chunker makes them when it is an
-	// sdk.StreamChunker (every budgeted chunker of sdk/chunkers but Sections and FixedTokens
-	// is): a document's Results are then zero or more with Partial set, each holding the next
-	// of its chunks, and its final Result, with the rest. The document at the head of the
-	// output order has its parts yielded as they come, so that neither Run nor a caller that
-	// writes each part holds all of a large document's chunks; the parts of the documents after
-	// it wait for their turn. A document that fails part way has had its first parts yielded
-	// before its final Result carries the error.
+	// sdk.StreamChunker (chunkers.HeadingAware is), and, when it is an sdk.PartChunker too,
+	// parses Markdown a piece at a time as the chunker reads it (ParseParts): a document's
+	// Results are then zero or more with Partial set, each holding the next of its chunks, and
+	// its final Result, with the rest. The document at the head of the output order has its
+	// parts yielded as they come, so that neither Run nor a caller that writes each part holds
+	// all of a large document's chunks (nor, for Markdown, all of its blocks); the parts of the
+	// documents after it wait for their turn. A document that fails part way has had its
+	// first parts yielded before its final Result carries the error.
 	Stream bool
 }
 
