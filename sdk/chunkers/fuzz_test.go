@@ -15,7 +15,9 @@ import (
 // FuzzHeadingAware feeds Markdown from the fuzzer through the Markdown adapter and checks
 // every invariant of the conformance kit — EmbedText, ContentHash, the budget on EmbedText and
 // cuts between words included — on what HeadingAware makes of it, at any budget, overlap and
-// context mode, with headings folded or as chunks of their own, and with a title.
+// context mode, with headings folded or as chunks of their own, and with a title; and that
+// windows (ChunkSeq) and parts (ParseParts read by ChunkParts), as small as can be, give the
+// same chunks.
 func FuzzHeadingAware(f *testing.F) {
 	seeds := []string{
 		"# T\n\npara one. para two.\n\n## S\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |",
@@ -67,6 +69,25 @@ func FuzzHeadingAware(f *testing.F) {
 		}
 		if diff := cmp.Diff(chunks, windowed); err == nil && diff != "" {
 			t.Fatalf("windows differ from the whole document (-whole +windows):\n%s", diff)
+		}
+		// So do the Markdown adapter's parts, as small as can be, read by ChunkParts.
+		pd, parts, perr := markdown.ParseParts([]byte(src), markdown.Options{ID: "fuzz"}, 1)
+		if perr != nil || err != nil {
+			return
+		}
+		pd.Title = title
+		var got []sdk.Chunk
+		for ch, err := range w.ChunkParts(context.Background(), req, pd, parts) {
+			if err != nil {
+				t.Fatalf("ChunkParts: %v", err)
+			}
+			got = append(got, ch)
+		}
+		if len(got) == 0 {
+			got = []sdk.Chunk{}
+		}
+		if diff := cmp.Diff(chunks, got); diff != "" {
+			t.Fatalf("ChunkParts of ParseParts differs from Chunk of Parse (-Chunk +ChunkParts):\n%s", diff)
 		}
 	})
 }
