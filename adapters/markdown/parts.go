@@ -13,7 +13,7 @@ import (
 
 // DefaultPieceBytes is the source ParseParts parses at least in one piece (unless the input
 // ends first) before it cuts at the next heading where it may.
-const DefaultPieceBytes = 1 << 20
+const DefaultPieceBytes = 256 << 10
 
 // ParseParts is Parse for large inputs, a piece at a time: it returns the document without its
 // blocks and source map, and parts, which yields the blocks Parse would give, in order, in

@@ -10,7 +10,7 @@ import (
 // document ends first) before HeadingAware ends it at the next heading where that changes
 // nothing: a document of up to this size is one window, measured with one Boundaries call and
 // verified with one Count call, and a larger one costs those two calls per window.
-const DefaultWindowBytes = 1 << 20
+const DefaultWindowBytes = 256 << 10
 
 // A window is a run of a document's blocks that a chunker measures, packs and verifies on its
 // own, so that it holds the token ends, sentence ends, units and drafts of one window at a
