@@ -103,6 +103,10 @@ bench-tokenizers: ## Tokenizers in-process vs plugin vs npm tiktoken, with bench
 bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Rust core (npm), with benchstat (needs ../shared to build the corpus).
 	bench/hf.sh
 
+.PHONY: bench-rss
+bench-rss: ## Peak RSS of chunk on one ~50 MB Markdown file and a ~100 MB corpus, host and plugin apart (needs ../shared to build the corpus).
+	bench/rss.sh
+
 .PHONY: bench-examples
 bench-examples: examples-deps ## The Node.js and Python plugins' round trips and counting beside the Go tiktoken plugin and gpt-tokenizer in-process, with benchstat (needs ../shared to build the corpus).
 	examples/bench.sh

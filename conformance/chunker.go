@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"reflect"
 	"slices"
@@ -23,7 +24,9 @@ const concurrentChunkers = 4
 // OptionsFor(newChunker(), counter) (the budget applies only to chunkers that implement
 // sdk.Budgeted); that Chunk leaves the document unchanged; and that the chunks are the same
 // from a second chunker made by newChunker and from 4 goroutines sharing the first one (run
-// the kit under -race).
+// the kit under -race). A chunker that streams must give the same chunks through ChunkSeq
+// (sdk.StreamChunker), and through ChunkParts (sdk.PartChunker) from the document's blocks in
+// parts of one block each, and must stop when the loop over either stops.
 //
 // counter must be the counter the chunker measures with: every chunk's TokenCount is checked
 // against it. The documents are small enough that a linear chunker with sdk.Runes and a
@@ -78,6 +81,70 @@ func checkChunkerOn(t *testing.T, newChunker func() sdk.Chunker, opts Options, d
 			t.Error(err)
 		}
 	})
+	if sc, ok := ch.(sdk.StreamChunker); ok {
+		t.Run("gives the same chunks through ChunkSeq", func(t *testing.T) {
+			if err := checkSeq(doc, "ChunkSeq", sc.ChunkSeq(t.Context(), req, doc), first); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if pc, ok := ch.(sdk.PartChunker); ok {
+		t.Run("gives the same chunks through ChunkParts, a block a part", func(t *testing.T) {
+			shell := *doc
+			shell.Blocks, shell.Source = nil, nil
+			if err := checkSeq(doc, "ChunkParts", pc.ChunkParts(t.Context(), req, &shell, blockParts(doc)), first); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// checkSeq compares the chunks of seq, a streaming form of Chunk named name, with first, and
+// checks that seq stops when its loop does.
+func checkSeq(doc *sdk.Document, name string, seq iter.Seq2[sdk.Chunk, error], first []sdk.Chunk) error {
+	var got []sdk.Chunk
+	for c, err := range seq {
+		if err != nil {
+			return fmt.Errorf("conformance: document %q: %s: %w", doc.ID, name, err)
+		}
+		got = append(got, c)
+	}
+	if len(got) == 0 && len(first) == 0 {
+		return nil
+	}
+	if diff := chunksDiff(first, got); diff != "" {
+		return fmt.Errorf("conformance: document %q: %s differs from Chunk (-Chunk +%s):\n%s", doc.ID, name, name, diff)
+	}
+	for range seq {
+		break // a sequence that yields again after this panics
+	}
+	return nil
+}
+
+// blockParts yields doc's blocks one a part, each with the segments of doc.Source that map it.
+func blockParts(doc *sdk.Document) iter.Seq2[sdk.DocumentPart, error] {
+	return func(yield func(sdk.DocumentPart, error) bool) {
+		canon := doc.Canonical()
+		var segs []sdk.SourceSegment
+		if doc.Source != nil {
+			segs = doc.Source.Segments
+		}
+		for i, b := range doc.Blocks {
+			part := sdk.DocumentPart{Blocks: []sdk.Block{b}}
+			if doc.Source != nil {
+				end := canon.Starts[i] + len(b.Text)
+				k := 0
+				for k < len(segs) && segs[k].Start < end {
+					k++
+				}
+				part.Source = &sdk.SourceMap{Segments: segs[:k:k]}
+				segs = segs[k:]
+			}
+			if !yield(part, nil) {
+				return
+			}
+		}
+	}
 }
 
 // checkUnchanged reports whether Chunk changed the document: doc must still equal pristine,

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"strings"
 
@@ -103,6 +104,18 @@ type ParseOptions struct {
 	Title string
 	// MinConfidence drops OCR words below it (0–1); other formats ignore it.
 	MinConfidence float64
+}
+
+// ParseParts reads src in format f a piece at a time, for the formats whose adapter can
+// (Markdown: markdown.ParseParts): the document without its blocks, and its blocks in parts as
+// they are parsed. ok is false for the other formats; use Parse. src must not change until
+// parts is done.
+func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error], ok bool, err error) {
+	if f != FormatMarkdown {
+		return nil, nil, false, nil
+	}
+	doc, parts, err = markdown.ParseParts(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}, 0)
+	return doc, parts, true, err
 }
 
 // Parse reads src in format f. Errors are the adapter's: they say where the input is bad.

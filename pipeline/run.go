@@ -40,15 +40,32 @@ type Options struct {
 	Timeout time.Duration
 	// MinConfidence drops OCR words below it (0–1); see ParseOptions.
 	MinConfidence float64
+	// Stream yields each document's chunks as the chunker makes them when it is an
+	// sdk.StreamChunker (chunkers.HeadingAware is), and, when it is an sdk.PartChunker too,
+	// parses Markdown a piece at a time as the chunker reads it (ParseParts): a document's
+	// Results are then zero or more with Partial set, each holding the next of its chunks, and
+	// its final Result, with the rest. The document at the head of the output order has its
+	// parts yielded as they come, so that neither Run nor a caller that writes each part holds
+	// all of a large document's chunks (nor, for Markdown, all of its blocks); the parts of the
+	// documents after it wait for their turn. A document that fails part way has had its
+	// first parts yielded before its final Result carries the error.
+	Stream bool
 }
 
 // Result is what became of one Input.
 type Result struct {
 	// Index is the Input's 0-based position in the stream.
 	Index int
+	// Partial is set on a Result that holds some of a document's chunks, the next ones in
+	// order, with more to come in later Results of the same Index (Options.Stream); only the
+	// document's last Result, without Partial, carries Bytes, Elapsed and Err.
+	Partial bool
 	// Input is the Input, without its Data.
 	Input Input
-	// Document is the parsed document (nil when Err is set before or while parsing).
+	// Document is the parsed document (nil when Err is set before or while parsing). With
+	// Options.Stream, a document the chunker read in parts as its adapter parsed them (a
+	// Markdown one, when the chunker is an sdk.PartChunker) has no Blocks or Source here:
+	// they were let go part by part.
 	Document *sdk.Document
 	// Chunks are the document's chunks, in order.
 	Chunks []sdk.Chunk
@@ -97,7 +114,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 		type job struct {
 			Result
 			data []byte
-			out  chan Result
+			out  *parts
 			// after is closed once the job before it took its work place, turn once this
 			// one has: documents start in input order, whichever goroutine got them.
 			after, turn chan struct{}
@@ -111,7 +128,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			prev := make(chan struct{})
 			close(prev)
 			for in, err := range inputs {
-				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, out: make(chan Result, 1)}
+				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, out: newParts()}
 				j.Input.Data = nil
 				i++
 				select {
@@ -120,7 +137,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 					return
 				}
 				if err != nil {
-					j.out <- j.Result
+					j.out.push(j.Result)
 					continue
 				}
 				j.after, j.turn = prev, make(chan struct{})
@@ -129,7 +146,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 				case jobs <- j:
 				case <-ctx.Done():
 					j.Err = fmt.Errorf("%s: %w", in.Name(), ctx.Err())
-					j.out <- j.Result
+					j.out.push(j.Result)
 					return
 				}
 			}
@@ -151,13 +168,19 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 					}
 					start := time.Now()
 					r := j.Result
+					data := j.data
+					j.data = nil // the document's bytes are released once it is parsed
+					emit := func(doc *sdk.Document, chunks []sdk.Chunk) {
+						p := j.Result
+						p.Partial, p.Document, p.Chunks = true, doc, chunks
+						j.out.push(p)
+					}
 					h := slots.hold(ctx, j.after)
 					close(j.turn)
-					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, j.data)
+					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, data, emit)
 					h.done()
 					r.Elapsed = time.Since(start)
-					j.data = nil
-					j.out <- r
+					j.out.push(r)
 				}
 			}()
 		}
@@ -176,15 +199,56 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			if j == nil {
 				return
 			}
-			if !yield(<-j.out) {
-				return
+			for final := false; !final; {
+				for _, r := range j.out.take() {
+					if !yield(r) {
+						return
+					}
+					final = !r.Partial
+				}
 			}
 		}
 	}
 }
 
-// chunk reads, parses and chunks one input, holding h's places.
-func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte) (*sdk.Document, []sdk.Chunk, int, error) {
+// streamBatch is how many chunks a Partial Result holds at most.
+const streamBatch = 256
+
+// parts is the queue of one document's Results, pushed by the worker that chunks it and taken
+// by Run's loop when the document's turn comes. It never blocks the worker, so a document that
+// is not at the head of the order is chunked on and its parts wait.
+type parts struct {
+	mu    sync.Mutex
+	ready chan struct{} // holds a token when something was pushed since the last take
+	queue []Result
+}
+
+func newParts() *parts { return &parts{ready: make(chan struct{}, 1)} }
+
+func (p *parts) push(r Result) {
+	p.mu.Lock()
+	p.queue = append(p.queue, r)
+	p.mu.Unlock()
+	select {
+	case p.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take waits for a push and returns what was pushed since the last take (possibly nothing,
+// when an earlier take already had it).
+func (p *parts) take() []Result {
+	<-p.ready
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.queue
+	p.queue = nil
+	return q
+}
+
+// chunk reads, parses and chunks one input, holding h's places. With o.Stream and a chunker that streams, it
+// hands emit the chunks in batches as they are made and returns the last batch.
+func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, emit func(*sdk.Document, []sdk.Chunk)) (*sdk.Document, []sdk.Chunk, int, error) {
 	name := in.Name()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
@@ -203,9 +267,23 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte) 
 		}
 		format = f
 	}
-	doc, err := Parse(data, format, ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence})
+	size := len(data)
+	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence}
+	var doc *sdk.Document
+	var parts iter.Seq2[sdk.DocumentPart, error]
+	var err error
+	pc, inParts := o.Chunker.(sdk.PartChunker)
+	if o.Stream && inParts {
+		// Parsed a piece at a time as the chunker reads it: neither the whole document nor
+		// its parse tree is ever held.
+		doc, parts, inParts, err = ParseParts(data, format, po)
+	}
+	if !o.Stream || !inParts {
+		doc, err = Parse(data, format, po)
+		data = nil // the document no longer needs its bytes: let them go while it is chunked
+	}
 	if err != nil {
-		return nil, nil, len(data), fmt.Errorf("%s: %w", name, err)
+		return nil, nil, size, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(in.Metadata) > 0 {
 		if doc.Metadata == nil {
@@ -225,12 +303,46 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte) 
 	}
 	cctx, cancel := h.chunking(ctx, o.Timeout)
 	defer cancel()
-	chunks, err := o.Chunker.Chunk(cctx, req, doc)
+	var chunks []sdk.Chunk
+	if parts != nil {
+		chunks, err = o.stream(pc.ChunkParts(cctx, req, doc, parts), doc, emit)
+	} else {
+		chunks, err = o.chunkDoc(cctx, req, doc, emit)
+	}
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-			return doc, nil, len(data), fmt.Errorf("%s: not chunked within --timeout %s: %w", name, o.Timeout, err)
+			return doc, nil, size, fmt.Errorf("%s: not chunked within --timeout %s: %w", name, o.Timeout, err)
 		}
-		return doc, nil, len(data), fmt.Errorf("%s: %w", name, err)
+		return doc, nil, size, fmt.Errorf("%s: %w", name, err)
 	}
-	return doc, chunks, len(data), nil
+	return doc, chunks, size, nil
+}
+
+// chunkDoc returns doc's chunks, or with o.Stream and a chunker that streams, hands emit all
+// but the last batch of streamBatch chunks as they are made and returns the last.
+func (o *Options) chunkDoc(ctx context.Context, req sdk.Request, doc *sdk.Document, emit func(*sdk.Document, []sdk.Chunk)) ([]sdk.Chunk, error) {
+	sc, ok := o.Chunker.(sdk.StreamChunker)
+	if !o.Stream || !ok {
+		return o.Chunker.Chunk(ctx, req, doc)
+	}
+	return o.stream(sc.ChunkSeq(ctx, req, doc), doc, emit)
+}
+
+// stream hands emit all but the last batch of streamBatch chunks of seq, and returns the last.
+func (o *Options) stream(seq iter.Seq2[sdk.Chunk, error], doc *sdk.Document, emit func(*sdk.Document, []sdk.Chunk)) ([]sdk.Chunk, error) {
+	var batch []sdk.Chunk
+	for c, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		if len(batch) == streamBatch {
+			emit(doc, batch)
+			batch = nil
+		}
+		batch = append(batch, c)
+	}
+	if batch == nil {
+		batch = []sdk.Chunk{}
+	}
+	return batch, nil
 }

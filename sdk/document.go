@@ -57,6 +57,15 @@ type Document struct {
 	Source *SourceMap `json:"-"`
 }
 
+// DocumentPart is a run of consecutive blocks of a document, as an adapter that parses a large
+// input a piece at a time yields them (for PartChunker): the document's blocks are its parts'
+// blocks one after another. Source maps the part's blocks back to the input file, with the
+// offsets of the whole document's canonical text; nil when there is no such mapping.
+type DocumentPart struct {
+	Blocks []Block
+	Source *SourceMap
+}
+
 // Canonical is a document's canonical text and where each block starts in it.
 type Canonical struct {
 	// Text is the blocks' texts joined by Separator.

@@ -25,6 +25,8 @@ func interfaceTypes() map[string]reflect.Type {
 		"TokenCounter":     reflect.TypeFor[sdk.TokenCounter](),
 		"SentenceSplitter": reflect.TypeFor[sdk.SentenceSplitter](),
 		"Chunker":          reflect.TypeFor[sdk.Chunker](),
+		"StreamChunker":    reflect.TypeFor[sdk.StreamChunker](),
+		"PartChunker":      reflect.TypeFor[sdk.PartChunker](),
 		"Budgeted":         reflect.TypeFor[sdk.Budgeted](),
 		"Namer":            reflect.TypeFor[sdk.Namer](),
 		"Retainer":         reflect.TypeFor[sdk.Retainer](),

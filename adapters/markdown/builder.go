@@ -32,6 +32,11 @@ type builder struct {
 	// the canonical text of the blocks so far.
 	segs     []sdk.SourceSegment
 	canonLen int
+	// prior says that blocks were emitted before this builder's (by the builder of an
+	// earlier piece, see parts.go), so its first block follows a separator; srcBase is the
+	// offset of text in the body, added to every segment's Source.
+	prior   bool
+	srcBase int
 }
 
 // newBuilder returns a builder for text whose line 0 is line firstLine of the source.
@@ -50,9 +55,13 @@ func (b *builder) sourceMap(bodyStart int, dropped []int) *sdk.SourceMap {
 	return &sdk.SourceMap{Segments: b.segs}
 }
 
-func (b *builder) build(root ast.Node) {
+func (b *builder) build(root ast.Node) { b.buildUpTo(root, nil, b.lines.count()) }
+
+// buildUpTo emits the blocks of root's top-level nodes before stop (nil: all of them), the
+// last region ending before line end.
+func (b *builder) buildUpTo(root, stop ast.Node, end int) {
 	var regions []region
-	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+	for n := root.FirstChild(); n != nil && n != stop; n = n.NextSibling() {
 		start := nodeStart(n)
 		last := len(regions) - 1
 		if start < 0 {
@@ -72,7 +81,6 @@ func (b *builder) build(root ast.Node) {
 		}
 	}
 
-	end := b.lines.count()
 	if len(regions) == 0 {
 		b.add(sdk.KindParagraph, 0, b.lines.span(0, end), nil)
 		return
@@ -250,7 +258,7 @@ func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, at int, star
 		attrs = make(map[string]any, 1)
 	}
 	attrs[AttrLine] = b.firstLine + line
-	if len(b.blocks) > 0 {
+	if len(b.blocks) > 0 || b.prior {
 		b.canonLen += len(sdk.Separator)
 	}
 	for i, off := 0, 0; off <= len(text); i++ { // line i of text starts at off
@@ -258,9 +266,9 @@ func (b *builder) addRaw(kind sdk.BlockKind, line int, text string, at int, star
 		if n < 0 {
 			n = len(text) - off
 		}
-		src := at + off
+		src := b.srcBase + at + off
 		if starts != nil {
-			src = at + starts[i]
+			src = b.srcBase + at + starts[i]
 		}
 		if n > 0 {
 			b.segs = append(b.segs, sdk.SourceSegment{Start: b.canonLen + off, Source: src, Len: n, Line: b.firstLine + line + i})

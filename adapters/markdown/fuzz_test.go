@@ -11,7 +11,8 @@ import (
 
 // FuzzParse feeds Parse and ParseText arbitrary bytes. Neither may panic; invalid UTF-8 must
 // give sdk.ErrInvalidInput; any other input must give a valid document whose blocks are not
-// blank, whose canonical offsets are right, and which keeps every word of the source.
+// blank, whose canonical offsets are right, and which keeps every word of the source; and
+// ParseParts, its parts joined, must give what Parse does.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.src)
@@ -20,6 +21,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(tc.src)
 	}
 	f.Add("ab\xffc")
+	f.Add("# A\n\n```\n\n# x\n```\n\n# B\n\n<!--\n\n# y\n\n-->\n\n## C\n\ntext\n\n# D\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, mode := range []struct {
 			name   string
@@ -39,6 +41,9 @@ func FuzzParse(f *testing.F) {
 			checkDocument(t, src, doc, mode.markup)
 			checkSourceMap(t, src, doc)
 		}
+		// Parsed a piece at a time, at every heading where a piece may end, the document is
+		// the same.
+		checkParts(t, "fuzz", src, 1)
 	})
 }
 

@@ -1,11 +1,8 @@
 package markdown
 
 import (
-	"strings"
-
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 
@@ -91,35 +88,12 @@ type Options struct {
 // 32 deep on one line, or opened after more than 128 columns of indentation, as text of the
 // block that encloses them; the text still lands in that block.
 func Parse(src []byte, opts Options) (*sdk.Document, error) {
-	if err := checkUTF8(src, opts.ID); err != nil {
+	doc, parts, err := ParseParts(src, opts, -1) // one piece: one part
+	if err != nil {
 		return nil, err
 	}
-	doc := newDocument(opts)
-	norm, dropped := normalize(src)
-	fm, fmLines, body, ok := frontMatter(string(norm))
-	if ok {
-		doc.Metadata = frontMatterFields(fm)
-		if t, ok := doc.Metadata["title"].(string); ok && doc.Title == "" {
-			doc.Title = strings.TrimSpace(t)
-		}
-		doc.Metadata[MetaFrontMatter] = fm
-	}
-
-	b := newBuilder(body, fmLines+1)
-	// goldmark only reads its source; body's bytes are the tail of norm.
-	b.src = norm[len(norm)-len(body):]
-	root := newParser().Parse(text.NewReader(capNesting(b.src)))
-	b.build(root)
-
-	doc.Blocks = b.blocks
-	doc.Source = b.sourceMap(len(norm)-len(body), dropped)
-	if doc.Title == "" {
-		for _, blk := range doc.Blocks {
-			if blk.Kind == sdk.KindHeading && blk.Level == 1 {
-				doc.Title = blk.Text
-				break
-			}
-		}
+	for part := range parts {
+		doc.Blocks, doc.Source = part.Blocks, part.Source
 	}
 	return doc, nil
 }

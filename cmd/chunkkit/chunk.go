@@ -167,9 +167,20 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sum := newRunSummary()
 	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
+		// JSONL is written chunk by chunk, so a large document's chunks need not all be held;
+		// the text output tallies a document's chunks before it shows them.
+		Stream: o.format == "jsonl",
 	})
 	var runErr error
 	for r := range results {
+		if r.Partial {
+			sum.part(r)
+			if err := writeJSONL(bw, r.Chunks); err != nil {
+				runErr = err
+				break
+			}
+			continue
+		}
 		if r.Err != nil {
 			if errors.Is(r.Err, sdk.ErrInvalidConfig) {
 				runErr = r.Err
@@ -222,7 +233,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return runErr
 	}
 	if err := ctx.Err(); err != nil {
-		fmt.Fprintf(stderr, "chunkkit chunk: interrupted after %d documents (%d chunks written)\n", sum.docs, sum.chunks)
+		fmt.Fprintf(stderr, "chunkkit chunk: interrupted after %d documents (%d chunks written)\n", sum.docs, sum.chunks+sum.pending.chunks)
 		return err
 	}
 	if len(sum.failures) > 0 {

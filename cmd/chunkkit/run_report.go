@@ -28,6 +28,12 @@ type runSummary struct {
 	bytes                int64
 	corpora              map[string]*corpusTotals
 	failures             []failure
+	// pending tallies the Partial Results of the document being streamed, which its final
+	// Result adds to the totals.
+	pending struct {
+		chunks, tokens int
+		corpus         string
+	}
 }
 
 type corpusTotals struct {
@@ -44,31 +50,50 @@ type failure struct {
 
 func newRunSummary() *runSummary { return &runSummary{corpora: map[string]*corpusTotals{}} }
 
+// part tallies a Partial Result: chunks of a document whose final Result comes later.
+func (s *runSummary) part(r pipeline.Result) {
+	if s.pending.chunks == 0 && len(r.Chunks) > 0 {
+		s.pending.corpus = r.Chunks[0].CorpusID
+	}
+	s.pending.chunks += len(r.Chunks)
+	for _, c := range r.Chunks {
+		s.pending.tokens += c.TokenCount
+	}
+}
+
 func (s *runSummary) add(r pipeline.Result) {
 	corpus := r.Document.CorpusID
 	if len(r.Chunks) > 0 {
 		corpus = r.Chunks[0].CorpusID
 	}
+	if s.pending.chunks > 0 {
+		corpus = s.pending.corpus
+	}
+	pending := s.pending
+	s.pending.chunks, s.pending.tokens = 0, 0
 	t := s.corpora[corpus]
 	if t == nil {
 		t = &corpusTotals{}
 		s.corpora[corpus] = t
 	}
-	tokens := 0
+	tokens := pending.tokens
 	for _, c := range r.Chunks {
 		tokens += c.TokenCount
 	}
+	chunks := pending.chunks + len(r.Chunks)
 	s.docs++
-	s.chunks += len(r.Chunks)
+	s.chunks += chunks
 	s.tokens += tokens
 	s.bytes += int64(r.Bytes)
 	t.docs++
-	t.chunks += len(r.Chunks)
+	t.chunks += chunks
 	t.tokens += tokens
 	t.bytes += int64(r.Bytes)
 }
 
 func (s *runSummary) fail(r pipeline.Result) {
+	s.chunks += s.pending.chunks // written before the document failed
+	s.pending.chunks, s.pending.tokens = 0, 0
 	s.failures = append(s.failures, failure{index: r.Index, name: r.Input.Name(), err: r.Err})
 }
 

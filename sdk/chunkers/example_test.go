@@ -41,3 +41,28 @@ func ExampleHeadingAware() {
 	//   context "Promises API"
 	//   embed   "Promises API\n\nfsPromises.access(path)\n\nTests the permissions for the file."
 }
+
+// A large Markdown file is parsed a piece at a time and chunked a window at a time, so that
+// neither the whole document nor all its chunks are held: markdown.ParseParts gives the
+// document without its blocks and the blocks in parts, and ChunkParts yields each chunk as
+// its window is done, the same chunks as Chunk of the whole document. Pieces and windows are
+// 1 MiB by default; here they are as small as can be, so each level-1 section is one.
+func ExampleHeadingAware_ChunkParts() {
+	src := []byte("# Streams\n\nA stream is data in pieces.\n\n## Readable\n\nData comes out.\n\n" +
+		"# Buffers\n\nA buffer is bytes.\n")
+	doc, parts, err := markdown.ParseParts(src, markdown.Options{ID: "api.md"}, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	chunker := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 16}, WindowBytes: 1}
+	for c, err := range chunker.ChunkParts(context.Background(), sdk.Request{}, doc, parts) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s lines %d-%d %q\n", c.ID, c.LineStart, c.LineEnd, c.EmbedText)
+	}
+	// Output:
+	// api.md#0 lines 1-3 "Streams\n\nA stream is data in pieces."
+	// api.md#1 lines 5-7 "Streams\n\nReadable\n\nData comes out."
+	// api.md#2 lines 9-11 "Streams\n\nBuffers\n\nA buffer is bytes."
+}

@@ -5,6 +5,21 @@ import "github.com/chunkkit/chunkkit/sdk"
 // finish turns verified drafts into chunks with positions, parent links, context, embed text
 // and span details, then stamps identity, ACL fields and content hashes.
 func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
+	return finishPart(l, drafts, req, part{source: l.doc.Source})
+}
+
+// part is where the layout's document sits in a whole one when it is a window of it (see
+// stream.go): the offset of the window's canonical text in the whole's, the position of its
+// first chunk, and the source map of the window's text, with the whole's offsets. The zero
+// base and first are the whole itself.
+type part struct {
+	base, first int
+	source      *sdk.SourceMap
+}
+
+// finishPart is finish for the window p of a document: offsets, positions, IDs and parent
+// links are the whole document's, and source positions are looked up in p.source.
+func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk {
 	pos := make(map[*draft]int, len(drafts))
 	for i, d := range drafts {
 		pos[d] = i
@@ -52,15 +67,31 @@ func finish(l *layout, drafts []*draft, req sdk.Request) []sdk.Chunk {
 			meta[sdk.MetaOverBudget] = true
 		}
 		chunks[i] = c
-		if p := d.parent; p != nil {
-			for p.replacedBy != nil {
-				p = p.replacedBy
+		if parent := d.parent; parent != nil {
+			for parent.replacedBy != nil {
+				parent = parent.replacedBy
 			}
-			if k, ok := pos[p]; ok && k < i {
-				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, k)
+			if k, ok := pos[parent]; ok && k < i {
+				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, p.first+k)
 			}
 		}
 	}
-	sdk.Stamp(chunks, req, l.doc)
+	// Stamp finds the items of the window's blocks with the window's offsets; source
+	// positions need the whole's.
+	doc := *l.doc
+	doc.Source = nil
+	sdk.Stamp(chunks, req, &doc)
+	for i := range chunks {
+		c := &chunks[i]
+		if p.first != 0 {
+			c.Position = p.first + i
+			c.ID = sdk.ChunkID(l.doc.ID, c.Position)
+		}
+		c.Start += p.base
+		c.End += p.base
+		if r, ok := p.source.Locate(c.Start, c.End); ok {
+			c.SourceStart, c.SourceEnd, c.LineStart, c.LineEnd = r.Start, r.End, r.LineStart, r.LineEnd
+		}
+	}
 	return chunks
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -13,12 +15,15 @@ import (
 // FuzzHeadingAware feeds Markdown from the fuzzer through the Markdown adapter and checks
 // every invariant of the conformance kit — EmbedText, ContentHash, the budget on EmbedText and
 // cuts between words included — on what HeadingAware makes of it, at any budget, overlap and
-// context mode, with headings folded or as chunks of their own, and with a title.
+// context mode, with headings folded or as chunks of their own, and with a title; and that
+// windows (ChunkSeq) and parts (ParseParts read by ChunkParts), as small as can be, give the
+// same chunks.
 func FuzzHeadingAware(f *testing.F) {
 	seeds := []string{
 		"# T\n\npara one. para two.\n\n## S\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |",
 		"```go\nfunc main() {\n    println(1)\n    println(2)\n}\n```\n\n### deep\n\ntext",
 		"# a\n### b\n# c\n\nword word word word word word word word word word word word",
+		"# a\n\ntext\n\n# b\n\n<!-- c -->\n\n# d\n\n## e\n\nmore text here\n\n# f\n# g\n\nend",
 		"中文句子。第二句！\n\nパッケージを管理する。コンピュータ。\n\n😀😀😀 👩‍👩‍👧 e\u0301",
 		"Die Paketverwaltung läuft. Donaudampfschifffahrtsgesellschaft ist lang.",
 		"   \n\n\t\n\n# \n\nx",
@@ -54,6 +59,35 @@ func FuzzHeadingAware(f *testing.F) {
 		chunks, err := c.Chunk(context.Background(), req, doc)
 		if err := conformance.CheckResult(context.Background(), doc, req, chunks, err, conformance.OptionsFor(c, counter)); err != nil {
 			t.Fatal(err)
+		}
+		// Windows as small as can be give the chunks of the whole document at once.
+		w := *c
+		w.WindowBytes = 1
+		windowed, werr := w.Chunk(context.Background(), req, doc)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("whole document: error %v; windows: error %v", err, werr)
+		}
+		if diff := cmp.Diff(chunks, windowed); err == nil && diff != "" {
+			t.Fatalf("windows differ from the whole document (-whole +windows):\n%s", diff)
+		}
+		// So do the Markdown adapter's parts, as small as can be, read by ChunkParts.
+		pd, parts, perr := markdown.ParseParts([]byte(src), markdown.Options{ID: "fuzz"}, 1)
+		if perr != nil || err != nil {
+			return
+		}
+		pd.Title = title
+		var got []sdk.Chunk
+		for ch, err := range w.ChunkParts(context.Background(), req, pd, parts) {
+			if err != nil {
+				t.Fatalf("ChunkParts: %v", err)
+			}
+			got = append(got, ch)
+		}
+		if len(got) == 0 {
+			got = []sdk.Chunk{}
+		}
+		if diff := cmp.Diff(chunks, got); diff != "" {
+			t.Fatalf("ChunkParts of ParseParts differs from Chunk of Parse (-Chunk +ChunkParts):\n%s", diff)
 		}
 	})
 }

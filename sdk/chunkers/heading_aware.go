@@ -2,7 +2,11 @@ package chunkers
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
+	"slices"
+	"sort"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -33,27 +37,146 @@ import (
 // EmbedText is sdk.JoinContext(Context, Content), which the budget applies to.
 //
 // Counter is required. The zero values of the other fields mean the documented defaults.
-// HeadingAware makes one Boundaries call and one Count call per document, plus a further Count
-// for the rare chunk whose verified count exceeds its estimate; such a chunk is re-split,
-// never emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
+// HeadingAware makes one Boundaries call and one Count call per window of the document (a
+// document of up to WindowBytes of text is one window; see ChunkSeq), plus a further Count for
+// the rare chunk whose verified count exceeds its estimate; such a chunk is re-split, never
+// emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
 type HeadingAware struct {
 	Config
 	// HeadingChunks emits every heading as a heading chunk of its own, the parent of its
 	// section's chunks, instead of folding it into its section's first body chunk.
 	HeadingChunks bool
+	// WindowBytes is the canonical text a window holds at least before ChunkSeq ends it at
+	// the next heading where a window may end (see DefaultWindowBytes); 0 means
+	// DefaultWindowBytes and a negative value one window for the whole document. The chunks
+	// are the same whatever it is: it trades memory for calls to the counter.
+	WindowBytes int
 }
 
-// Chunk implements sdk.Chunker.
+// Chunk implements sdk.Chunker: it returns the chunks ChunkSeq yields.
 func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
-	const name = "heading-aware chunker"
-	maxTokens, overlap, err := h.check(name)
+	return collect(h.ChunkSeq(ctx, req, doc))
+}
+
+// ChunkSeq implements sdk.StreamChunker: it yields the document's chunks window by window
+// (see WindowBytes), each window measured, packed and verified on its own, so that it holds one
+// window's token ends and chunks at a time.
+func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Document) iter.Seq2[sdk.Chunk, error] {
+	return func(yield func(sdk.Chunk, error) bool) {
+		maxTokens, overlap, err := h.check(headingAwareName)
+		if err == nil {
+			err = checkInput(headingAwareName, h.Counter, doc)
+		}
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return
+		}
+		first := 0
+		for w := range headingWindows(doc, h.windowBytes()) {
+			chunks, err := h.chunkWindow(ctx, req, windowDoc(doc, w), part{base: w.base, first: first, source: doc.Source}, maxTokens, overlap)
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			for _, c := range chunks {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			first += len(chunks)
+		}
+	}
+}
+
+// ChunkParts implements sdk.PartChunker: it yields the chunks of the document whose blocks
+// parts yields, window by window as in ChunkSeq, reading the parts only as far as the window
+// it is chunking, so that it holds one window's blocks, source segments, token ends and chunks
+// at a time.
+func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error]) iter.Seq2[sdk.Chunk, error] {
+	return func(yield func(sdk.Chunk, error) bool) {
+		maxTokens, overlap, err := h.check(headingAwareName)
+		if err == nil {
+			err = checkInput(headingAwareName, h.Counter, &sdk.Document{ID: doc.ID})
+		}
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return
+		}
+		c := windowCutter{size: h.windowBytes()}
+		var blocks []sdk.Block       // the window's so far
+		var segs []sdk.SourceSegment // the source of the window's blocks and of those after
+		mapped := false
+		p := part{}
+		n := 0 // blocks read
+		// flush chunks the window of blocks and starts the next at canonical offset next.
+		flush := func(next int) bool {
+			w := *doc
+			w.Blocks, w.Source = blocks, nil
+			if mapped {
+				p.source = &sdk.SourceMap{Segments: segs}
+			}
+			chunks, err := h.chunkWindow(ctx, req, &w, p, maxTokens, overlap)
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return false
+			}
+			for _, c := range chunks {
+				if !yield(c, nil) {
+					return false
+				}
+			}
+			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
+			segs = slices.Clone(segs[k:])
+			blocks = nil
+			p = part{base: next, first: p.first + len(chunks)}
+			return true
+		}
+		for dp, err := range parts {
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			if err := (&sdk.Document{ID: doc.ID, Blocks: dp.Blocks}).Validate(); err != nil {
+				var ie *sdk.InputError
+				if errors.As(err, &ie) {
+					ie.Block += n
+				}
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			if dp.Source != nil {
+				mapped = true
+				segs = append(segs, dp.Source.Segments...)
+			}
+			for _, b := range dp.Blocks {
+				n++
+				if off, cut := c.next(b); cut && !flush(off) {
+					return
+				}
+				blocks = append(blocks, b)
+			}
+		}
+		flush(c.off)
+	}
+}
+
+const headingAwareName = "heading-aware chunker"
+
+func (h *HeadingAware) windowBytes() int {
+	if h.WindowBytes == 0 {
+		return DefaultWindowBytes
+	}
+	return h.WindowBytes
+}
+
+// chunkWindow returns the chunks of doc, the window at of a document.
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, at part, maxTokens, overlap int) ([]sdk.Chunk, error) {
+	const name = headingAwareName
+	l, err := measureLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
-	if err != nil {
-		return nil, err
-	}
+	l.base = at.base
 	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
 	secs := headingSections(l, func(sdk.Block) bool { return true })
 	secs.reserve(l, cx)
@@ -100,7 +223,7 @@ func (h *HeadingAware) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docu
 	if err != nil {
 		return nil, err
 	}
-	return finish(l, drafts, req), nil
+	return finishPart(l, drafts, req, at), nil
 }
 
 // section is one heading and the blocks up to the next heading that starts a section.

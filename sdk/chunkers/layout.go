@@ -15,8 +15,11 @@ import (
 // every token of the blocks that were measured, what the parts of a context cost, and where a
 // chunk may start or end without breaking a word.
 type layout struct {
-	doc      *sdk.Document
-	canon    sdk.Canonical
+	doc   *sdk.Document
+	canon sdk.Canonical
+	// base is the offset of canon in the whole document's canonical text when doc is a
+	// window of it (stream.go), for messages that name a position.
+	base     int
 	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
 	arrowTok int     // tokens ContextSeparator costs
 	ends     [][]int // per block, absolute token ends; nil for blocks not measured
@@ -44,12 +47,22 @@ type layout struct {
 // selects together with the document's title and the separators; a nil measure measures
 // nothing and makes no call.
 func newLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
-	if counter == nil {
-		return nil, fmt.Errorf("%w: %s: no TokenCounter set", sdk.ErrInvalidConfig, name)
-	}
-	if err := doc.Validate(); err != nil {
+	if err := checkInput(name, counter, doc); err != nil {
 		return nil, err
 	}
+	return measureLayout(ctx, name, counter, doc, measure)
+}
+
+// checkInput reports a missing counter or a document that does not validate.
+func checkInput(name string, counter sdk.TokenCounter, doc *sdk.Document) error {
+	if counter == nil {
+		return fmt.Errorf("%w: %s: no TokenCounter set", sdk.ErrInvalidConfig, name)
+	}
+	return doc.Validate()
+}
+
+// measureLayout is newLayout for a counter and document checkInput has passed.
+func measureLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
 	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks)),
 		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{},
 		strong: make([][]int, len(doc.Blocks)), words: make([][]int, len(doc.Blocks))}

@@ -198,5 +198,5 @@ func resplit(l *layout, d *draft, maxTokens int) ([]*draft, error) {
 		return []*draft{&c}, nil
 	}
 	return nil, fmt.Errorf("%w: the text %q at byte %d is %d tokens, more than the budget of %d tokens",
-		sdk.ErrInvalidConfig, text[d.start:d.end], d.start, d.tokens, maxTokens)
+		sdk.ErrInvalidConfig, text[d.start:d.end], l.base+d.start, d.tokens, maxTokens)
 }

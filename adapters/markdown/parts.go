@@ -1,0 +1,212 @@
+package markdown
+
+import (
+	"bytes"
+	"iter"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// DefaultPieceBytes is the source ParseParts parses at least in one piece (unless the input
+// ends first) before it cuts at the next heading where it may.
+const DefaultPieceBytes = 256 << 10
+
+// ParseParts is Parse for large inputs, a piece at a time: it returns the document without its
+// blocks and source map, and parts, which yields the blocks Parse would give, in order, in
+// runs (sdk.DocumentPart) with their source map, parsing each piece of src only when it is
+// asked for. Joined, the parts' blocks and source segments are exactly Parse's, and the
+// document is Parse's but for Blocks and Source; so an sdk.PartChunker that reads parts as
+// they come never holds the whole document, and goldmark's tree is of one piece at a time.
+//
+// A piece is at least pieceBytes of src (0 means DefaultPieceBytes; a negative value, one
+// piece) and ends before an ATX heading that opens a line after a blank line, where nothing
+// Markdown can hold open goes on across it: ParseParts parses each piece with that heading's
+// line and cuts there only when goldmark reads the line as a heading of the outermost level,
+// else it takes in the next such heading. When the document takes its title from its first
+// level-1 heading, the pieces up to that heading are parsed before ParseParts returns.
+//
+// Errors are Parse's and are returned by ParseParts itself; parts yields none. parts may be
+// ranged over once, and src must not change until it is done.
+func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.Seq2[sdk.DocumentPart, error], error) {
+	if err := checkUTF8(src, opts.ID); err != nil {
+		return nil, nil, err
+	}
+	doc := newDocument(opts)
+	norm, dropped := normalize(src)
+	bodyStart, fmLines := 0, 0
+	if bytes.HasPrefix(norm, []byte("---")) {
+		// Only the front matter is kept as a string: the body is made into strings a piece
+		// at a time.
+		fm, lines, body, ok := frontMatter(string(norm))
+		if ok {
+			fm = strings.Clone(fm)
+			doc.Metadata = frontMatterFields(fm)
+			if t, ok := doc.Metadata["title"].(string); ok && doc.Title == "" {
+				doc.Title = strings.TrimSpace(t)
+			}
+			doc.Metadata[MetaFrontMatter] = fm
+			bodyStart, fmLines = len(norm)-len(body), lines
+		}
+	}
+	if pieceBytes == 0 {
+		pieceBytes = DefaultPieceBytes
+	}
+	p := &piecer{body: norm[bodyStart:], bodyStart: bodyStart, dropped: dropped, size: pieceBytes, line: fmLines + 1}
+	// The parts before the one that holds the first level-1 heading, which names the
+	// document when nothing else does.
+	var ahead []sdk.DocumentPart
+	if doc.Title == "" {
+		for !p.done() {
+			part := p.next()
+			ahead = append(ahead, part)
+			if t, ok := firstTitle(part.Blocks); ok {
+				doc.Title = t
+				break
+			}
+		}
+	}
+	parts := func(yield func(sdk.DocumentPart, error) bool) {
+		for _, part := range ahead {
+			if !yield(part, nil) {
+				return
+			}
+		}
+		ahead = nil
+		for !p.done() {
+			if !yield(p.next(), nil) {
+				return
+			}
+		}
+	}
+	return doc, parts, nil
+}
+
+// firstTitle returns the text of the first level-1 heading of blocks.
+func firstTitle(blocks []sdk.Block) (string, bool) {
+	for _, blk := range blocks {
+		if blk.Kind == sdk.KindHeading && blk.Level == 1 {
+			return blk.Text, true
+		}
+	}
+	return "", false
+}
+
+// piecer cuts a body into pieces and parses them one at a time.
+type piecer struct {
+	body      []byte
+	bodyStart int   // offset of body in the normalized text
+	dropped   []int // as normalize returns it
+	size      int
+	pos       int  // where the next piece starts in body
+	line      int  // the 1-based source line of body[pos]
+	canonLen  int  // canonical text of the blocks so far
+	blocks    bool // blocks were emitted
+	finished  bool // the last piece was parsed
+}
+
+func (p *piecer) done() bool { return p.finished }
+
+// next parses the next piece and returns its blocks.
+func (p *piecer) next() sdk.DocumentPart {
+	start := p.pos
+	from := start + p.size
+	for {
+		cut := -1
+		if p.size > 0 && from < len(p.body) {
+			cut = nextCut(p.body, from)
+		}
+		if cut < 0 {
+			p.finished = true
+			return p.emit(start, len(p.body))
+		}
+		lineEnd := len(p.body)
+		if nl := bytes.IndexByte(p.body[cut:], '\n'); nl >= 0 {
+			lineEnd = cut + nl + 1
+		}
+		if part, ok := p.tryCut(start, cut, lineEnd); ok {
+			return part
+		}
+		// Something holds the heading's line (an unclosed fence or HTML block): take in more,
+		// twice as much each time, so that a long such block is parsed a bounded number of
+		// times.
+		from = cut + max(cut-start, 1)
+	}
+}
+
+// tryCut parses body[start:lineEnd], the piece and the line of the heading at cut, and when
+// goldmark reads that line as a top-level heading emits the piece's blocks.
+func (p *piecer) tryCut(start, cut, lineEnd int) (sdk.DocumentPart, bool) {
+	b := p.builder(start, lineEnd)
+	root := newParser().Parse(text.NewReader(capNesting(b.src)))
+	last := root.LastChild()
+	h, ok := last.(*ast.Heading)
+	cutLine := b.lines.lineOf(cut - start)
+	if !ok || b.lines.lineOf(nodeStart(h)) != cutLine || cutLine == 0 {
+		return sdk.DocumentPart{}, false
+	}
+	b.buildUpTo(root, last, cutLine)
+	return p.finish(b, cut), true
+}
+
+// emit parses body[start:end], the last piece.
+func (p *piecer) emit(start, end int) sdk.DocumentPart {
+	b := p.builder(start, end)
+	b.build(newParser().Parse(text.NewReader(capNesting(b.src))))
+	return p.finish(b, end)
+}
+
+// builder returns a builder of body[start:end], made a string of its own so that the blocks
+// cut from it hold that piece only.
+func (p *piecer) builder(start, end int) *builder {
+	b := newBuilder(string(p.body[start:end]), p.line)
+	b.src = p.body[start:end]
+	b.canonLen, b.prior, b.srcBase = p.canonLen, p.blocks, start
+	return b
+}
+
+// finish takes the blocks of b, whose piece ends at next.
+func (p *piecer) finish(b *builder, next int) sdk.DocumentPart {
+	p.line += bytes.Count(p.body[p.pos:next], []byte{'\n'})
+	p.pos = next
+	p.canonLen = b.canonLen
+	p.blocks = p.blocks || len(b.blocks) > 0
+	return sdk.DocumentPart{Blocks: b.blocks, Source: b.sourceMap(p.bodyStart, p.dropped)}
+}
+
+// nextCut returns the offset of the first line at or after from that is an ATX heading at the
+// margin after a blank line, or -1.
+func nextCut(body []byte, from int) int {
+	for off := from; off < len(body); {
+		// Go to the start of the line at or after off.
+		if off > 0 && body[off-1] != '\n' {
+			nl := bytes.IndexByte(body[off:], '\n')
+			if nl < 0 {
+				return -1
+			}
+			off += nl + 1
+			continue
+		}
+		nl := bytes.IndexByte(body[off:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		next := off + nl + 1
+		if len(bytes.Trim(body[off:next], " \t\n")) == 0 && next < len(body) && body[next] == '#' && isATX(lineAt(body, next)) {
+			return next
+		}
+		off = next
+	}
+	return -1
+}
+
+// lineAt returns the line of s that starts at off, without its newline.
+func lineAt(s []byte, off int) string {
+	if nl := bytes.IndexByte(s[off:], '\n'); nl >= 0 {
+		return string(s[off : off+nl])
+	}
+	return string(s[off:])
+}

@@ -1,0 +1,88 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/chunkkit/chunkkit/pipeline"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// bigDoc returns a Markdown input of many level-1 sections, so that a HeadingAware with small
+// windows makes its chunks in many bursts.
+func bigDoc(id string, sections int) pipeline.Input {
+	var sb strings.Builder
+	for s := range sections {
+		fmt.Fprintf(&sb, "# Section %d\n\n%s\n\n## Sub %d\n\n%s\n\n", s, strings.Repeat("alpha beta gamma. ", 20), s, strings.Repeat("delta epsilon. ", 15))
+	}
+	return pipeline.Input{ID: id, Format: pipeline.FormatMarkdown, Data: []byte(sb.String())}
+}
+
+// TestRunStreamGivesTheSameChunksInParts holds Options.Stream to the chunks of a run without
+// it: per document, its Results' chunks joined are the chunks of its one Result, in input
+// order whatever the workers, every Result but the document's last is Partial and holds
+// chunks, and a large document does come in several parts. The documents are Markdown, so
+// they are parsed in parts too (pipeline.ParseParts, sdk.PartChunker).
+func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
+	t.Parallel()
+	ins := append(docs(20), bigDoc("big-a", 400), bigDoc("big-b", 300))
+	ins = append(ins, docs(5)...)
+	for i := range ins[len(ins)-5:] {
+		ins[len(ins)-5+i].ID += "-tail"
+	}
+	chunker := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 24}, WindowBytes: 4096}
+	want := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 1})
+	for _, workers := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("with %d workers", workers), func(t *testing.T) {
+			t.Parallel()
+			got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: workers, Stream: true})
+			var joined []pipeline.Result
+			parts := map[int]int{}
+			for k, r := range got {
+				if r.Partial {
+					if len(r.Chunks) == 0 {
+						t.Fatalf("result %d: a Partial Result without chunks", k)
+					}
+					if k+1 == len(got) || got[k+1].Index != r.Index {
+						t.Fatalf("result %d: document %d ends on a Partial Result", k, r.Index)
+					}
+				}
+				parts[r.Index]++
+				if n := len(joined); n > 0 && joined[n-1].Index == r.Index && joined[n-1].Partial {
+					last := &joined[n-1]
+					last.Chunks = append(last.Chunks, r.Chunks...)
+					last.Partial, last.Bytes, last.Err = r.Partial, r.Bytes, r.Err
+					continue
+				}
+				joined = append(joined, r)
+			}
+			// A document parsed in parts (Markdown) went to the chunker a part at a time.
+			if diff := cmp.Diff(want, joined, cmpopts.IgnoreFields(sdk.Document{}, "Blocks", "Source")); diff != "" {
+				t.Fatalf("streamed chunks differ from the run without Stream (-want +got):\n%s", diff)
+			}
+			for i, in := range ins {
+				if strings.HasPrefix(in.ID, "big-") && parts[i] < 3 {
+					t.Errorf("document %s came in %d Results, want it streamed in several", in.ID, parts[i])
+				}
+			}
+		})
+	}
+}
+
+// TestRunStreamWithAChunkerThatDoesNotStream gives one Result per document.
+func TestRunStreamWithAChunkerThatDoesNotStream(t *testing.T) {
+	t.Parallel()
+	ins := append(docs(3), bigDoc("big", 200))
+	chunker := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 24}}
+	want := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2})
+	got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2, Stream: true})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,194 @@
+package chunkers_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// corpusEnv names the corpus built by ../shared/tools/build-corpus.sh, which the window test
+// reads too when it is set.
+const corpusEnv = "CHUNKKIT_CORPUS"
+
+// windowSources returns the shipped corpus's Markdown, each file a source, and all of it
+// joined, whose level-1 headings are where windows may end, also with every level-1 heading
+// made level 2; with CHUNKKIT_CORPUS set, also the corpus's English Markdown files joined the
+// same way.
+func windowSources(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	var joined strings.Builder
+	for _, f := range snapshotFiles(t) {
+		if !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = string(src)
+		joined.Write(src)
+		joined.WriteString("\n\n")
+	}
+	// Blocks of comments and anchors, and headings alone, before headings where a window
+	// could end.
+	joined.WriteString("<!-- noise -->\n\n# Noise heading\n\n<a id=\"x\"></a>\n\n# After noise\n\ntext\n\n# Only\n\n# Headings\n\n## Deep\n\nbody\n\n")
+	out["joined.md"] = joined.String()
+	out["level2.md"] = strings.ReplaceAll(joined.String(), "\n# ", "\n## ")
+	if root := os.Getenv(corpusEnv); root != "" {
+		var corpus strings.Builder
+		matches, _ := filepath.Glob(filepath.Join(root, "en-md", "*", "*.md"))
+		for _, m := range matches {
+			src, err := os.ReadFile(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpus.Write(src)
+			corpus.WriteString("\n\n")
+		}
+		out["corpus-en-md.md"] = corpus.String()
+	} else {
+		t.Logf("%s is not set: the corpus's Markdown is left out (build it with ../shared/tools/build-corpus.sh)", corpusEnv)
+	}
+	return out
+}
+
+// windowDocs returns the shipped corpus, each file a document (plain text ones too), and the
+// documents of windowSources.
+func windowDocs(t *testing.T) []*sdk.Document {
+	t.Helper()
+	var docs []*sdk.Document
+	for _, f := range snapshotFiles(t) {
+		if !strings.HasSuffix(f, ".md") {
+			docs = append(docs, parseFile(t, f, filepath.Base(f)))
+		}
+	}
+	for id, src := range windowSources(t) {
+		doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc)
+	}
+	return docs
+}
+
+// windowConfigs are the configurations the window tests compare at: both counters' ways of
+// cutting, a small and the default budget, and the modes that change what crosses a heading
+// (overlap, context, heading chunks). FuzzHeadingAware covers the rest.
+func windowConfigs(t *testing.T) []*chunkers.HeadingAware {
+	t.Helper()
+	var out []*chunkers.HeadingAware
+	for _, counter := range []sdk.TokenCounter{sdk.Words{}, cl100kCounter(t)} {
+		for _, budget := range []int{16, 512} {
+			out = append(out,
+				&chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: budget}},
+				&chunkers.HeadingAware{Config: chunkers.Config{Counter: counter, MaxTokens: budget, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}, HeadingChunks: true})
+		}
+	}
+	return out
+}
+
+func configName(h *chunkers.HeadingAware) string {
+	return fmt.Sprintf("%s/max=%d/overlap=%d/context=%s/headingChunks=%v", counterName(h.Counter), h.MaxTokens, h.OverlapTokens, h.Context, h.HeadingChunks)
+}
+
+// TestChunkSeqWindowsGiveTheWholeDocumentsChunks holds HeadingAware's windows (ChunkSeq, and
+// Chunk through it) to the chunks of the whole document at once: with windows as small as can
+// be, every place a window may end is one, and the chunks must be exactly those of one window.
+func TestChunkSeqWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	t.Parallel()
+	var docs []*sdk.Document
+	for _, doc := range windowDocs(t) {
+		if chunkers.Windows(doc, 1) > 1 { // one window is the whole document: nothing to compare
+			docs = append(docs, doc)
+		}
+	}
+	cuts := 0
+	for _, c := range windowConfigs(t) {
+		whole, small := *c, *c
+		whole.WindowBytes, small.WindowBytes = -1, 1
+		for _, doc := range docs {
+			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", configName(c), doc.ID, err)
+			}
+			var got []sdk.Chunk
+			for ch, err := range small.ChunkSeq(context.Background(), conformance.Request(), doc) {
+				if err != nil {
+					t.Fatalf("%s: %s: ChunkSeq: %v", configName(c), doc.ID, err)
+				}
+				got = append(got, ch)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s: %s: windows of one heading each differ from the whole document (-whole +windows):\n%s", configName(c), doc.ID, diff)
+			}
+			cuts += chunkers.Windows(doc, 1) - 1
+		}
+	}
+	if cuts < 20 {
+		t.Fatalf("%d window ends in all: the test compares too little", cuts)
+	}
+	t.Logf("%d window ends compared", cuts)
+}
+
+func counterName(c sdk.TokenCounter) string {
+	if n, ok := c.(sdk.Namer); ok {
+		return n.Name()
+	}
+	return fmt.Sprintf("%T", c)
+}
+
+// TestChunkPartsGivesTheWholeDocumentsChunks holds ChunkParts, reading the Markdown adapter's
+// ParseParts, to Chunk of the document Parse gives, with pieces and windows as small as can be
+// and of a few kilobytes.
+func TestChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
+	t.Parallel()
+	sources := windowSources(t)
+	for _, c := range windowConfigs(t) {
+		whole := *c
+		whole.WindowBytes = -1
+		for id, src := range sources {
+			doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chunkers.Windows(doc, 1) == 1 {
+				continue // one piece and one window: nothing to compare
+			}
+			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}, {0, 1}} {
+				name := fmt.Sprintf("%s/%s/piece=%d/window=%d", configName(c), id, sizes[0], sizes[1])
+				pd, parts, err := markdown.ParseParts([]byte(src), markdown.Options{ID: id}, sizes[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				pc := *c
+				pc.WindowBytes = sizes[1]
+				var got []sdk.Chunk
+				for ch, err := range pc.ChunkParts(context.Background(), conformance.Request(), pd, parts) {
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					got = append(got, ch)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("%s: ChunkParts differs from Chunk of the whole document (-whole +parts):\n%s", name, diff)
+				}
+			}
+		}
+	}
+}
