@@ -44,6 +44,8 @@ const (
 	goPlugin = "github.com/hashicorp/go-plugin"
 	// uax29Words is the word segmenter behind sdk/wordbreak.
 	uax29Words = "github.com/clipperhouse/uax29/v2/words"
+	// beamSDK is Apache Beam's Go SDK, which only the nested module beam/ requires.
+	beamSDK = "github.com/apache/beam"
 )
 
 // rules returns DESIGN.md's import rules. Test files are exempt: a test may run a plugin's
@@ -124,6 +126,13 @@ func rules() []rule {
 			packages: []string{""},
 			except:   []string{"bench", "cmd", "tools"},
 			forbid:   []string{"bench"},
+		},
+		// The Beam transform is a nested module (beam/) so that users who chunk in-process
+		// never pull in Beam's dependencies; TestRootModuleRequiresNoBeam checks the module graph.
+		{
+			name:     "no package of the root module depends on Apache Beam",
+			packages: []string{""},
+			forbid:   []string{beamSDK},
 		},
 		{
 			name:     "nothing depends on a command package",
