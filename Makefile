@@ -56,6 +56,13 @@ test: hf-files examples-deps ## Run every test with the race detector (what CI r
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
+# beam/ is a nested module (Apache Beam's Go SDK), so ./... above does not reach it and SDK users
+# never pull Beam; its tests build chunkkit and the plugins themselves and run on Prism
+# in-process. The first run compiles Beam and its dependencies (minutes); later runs are cached.
+.PHONY: test-beam
+test-beam: ## Vet and test the Beam transform's module (beam/) on Prism, race detector on the transform.
+	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./... && $(GO) test -race -count=1 ./chunkbeam/...
+
 .PHONY: lint
 lint: ## gofmt and go vet.
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
