@@ -35,6 +35,13 @@ type Config struct {
 	// connection failed during the call (sdk.ErrUnavailable): the host restarts the plugin
 	// and the document goes again. 0 means DefaultRetries (1); a negative value means none.
 	Retries int `json:"retries,omitempty"`
+	// Workers is how many documents of a bundle are chunked at once (pipeline.Options.Workers,
+	// sharing the worker process's plugins); 0 means 1. Runners that run many bundles at once
+	// in a worker process (Dataflow, Flink with several slots) need no more; a runner that gives
+	// a worker one bundle at a time (Prism) uses the cores this way. With more than 1, chunks
+	// are emitted as documents finish, the last ones in FinishBundle: in the global window, so
+	// use it on batch (globally windowed) input.
+	Workers int `json:"workers,omitempty"`
 	// PluginDirs are directories (or manifest files) searched for plugins before
 	// $CHUNKKIT_PLUGIN_DIR and the worker binary's directory; each must exist on the worker.
 	PluginDirs []string `json:"plugin_dirs,omitempty"`
@@ -56,6 +63,8 @@ func (c Config) timeout() time.Duration {
 	}
 	return c.Timeout
 }
+
+func (c Config) workers() int { return max(c.Workers, 1) }
 
 func (c Config) retries() int {
 	switch {

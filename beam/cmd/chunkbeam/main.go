@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,6 +80,8 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 	fs.DurationVar(&timeout, "timeout", chunkbeam.DefaultTimeout, "the longest one document may take to chunk, plugin calls included (0: no limit)")
 	fs.Float64Var(&o.cfg.MinConfidence, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.IntVar(&o.cfg.Retries, "retries", chunkbeam.DefaultRetries, "times a document is chunked again when its plugin crashed during the call (0: never)")
+	var jobs int
+	fs.IntVar(&jobs, "j", 0, "documents of a bundle chunked at once, sharing the worker's plugins (0: the number of CPUs on Prism, which gives a worker one bundle at a time; 1 on other runners, which run bundles side by side)")
 	fs.Var(&pluginDirs, "plugin-dir", "a directory (or manifest) the workers search for plugins before $CHUNKKIT_PLUGIN_DIR and their binary's directory (repeatable; must exist on the workers)")
 	return func() (options, error) {
 		switch {
@@ -88,6 +91,8 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 			return o, errors.New("--output is required")
 		case o.chunker.MaxTokens < 1:
 			return o, fmt.Errorf("--max-tokens must be 1 or more, got %d", o.chunker.MaxTokens)
+		case jobs < 0:
+			return o, fmt.Errorf("-j must be 0 (automatic) or more, got %d", jobs)
 		case timeout < 0:
 			return o, fmt.Errorf("--timeout must be 0 (no limit) or more, got %s", timeout)
 		}
@@ -115,6 +120,13 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 		}
 		if o.cfg.Retries == 0 {
 			o.cfg.Retries = -1
+		}
+		o.cfg.Workers = jobs
+		if jobs <= 0 {
+			o.cfg.Workers = 1
+			if r := fs.Lookup("runner"); r == nil || r.Value.String() == "" || strings.EqualFold(strings.TrimSuffix(r.Value.String(), "Runner"), "prism") {
+				o.cfg.Workers = runtime.GOMAXPROCS(0)
+			}
 		}
 		o.cfg.PluginDirs = pluginDirs
 		o.cfg.Chunker = o.chunker
