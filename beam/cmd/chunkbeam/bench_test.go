@@ -42,14 +42,30 @@ func BenchmarkCorpus(b *testing.B) {
 		{"cmd=chunkkit-j1", "chunkkit", []string{"chunk", dir, "-j", "1", "--format", "jsonl", "--out", out}},
 		{"cmd=chunkkit-j2", "chunkkit", []string{"chunk", dir, "-j", "2", "--format", "jsonl", "--out", out}},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.SetBytes(size)
-			for b.Loop() {
-				cmd := exec.Command(filepath.Join(binDir, bc.cmd), bc.args...)
-				if msg, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%s %q: %v\n%s", bc.cmd, bc.args, err, msg)
-				}
-			}
-		})
+		b.Run(bc.name, func(b *testing.B) { benchCommand(b, size, bc.cmd, bc.args...) })
+	}
+}
+
+// BenchmarkOneDocument measures what a run costs besides the chunking: chunkbeam on Prism
+// (job server, worker, plugin start) and chunkkit chunk (process and plugin start) on the
+// shipped sample document (7 KB).
+func BenchmarkOneDocument(b *testing.B) {
+	const doc = "../../../testdata/sample.md"
+	st, err := os.Stat(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "chunks.jsonl")
+	b.Run("cmd=chunkbeam", func(b *testing.B) { benchCommand(b, st.Size(), "chunkbeam", "--input", doc, "--output", out) })
+	b.Run("cmd=chunkkit", func(b *testing.B) { benchCommand(b, st.Size(), "chunkkit", "chunk", doc, "--format", "jsonl", "--out", out) })
+}
+
+func benchCommand(b *testing.B, size int64, name string, args ...string) {
+	b.SetBytes(size)
+	for b.Loop() {
+		cmd := exec.Command(filepath.Join(binDir, name), args...)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s %q: %v\n%s", name, args, err, msg)
+		}
 	}
 }

@@ -159,25 +159,27 @@ func (f *parseLineFn) ProcessElement(ctx context.Context, line string, emit func
 }
 
 // readDocuments returns the documents o.input names and the dead letters of those that could
-// not be read.
+// not be read. What is reshuffled, to spread the documents over bundles and workers, is what
+// names them (paths, lines), before they are read: the documents' bytes cross the runner once.
 func readDocuments(s beam.Scope, o options) (docs, dead beam.PCollection, err error) {
 	s = s.Scope("chunkbeam.read")
 	switch {
 	case o.from == "jsonl":
-		lines := textio.Read(s, o.input)
+		lines := beam.Reshuffle(s, textio.Read(s, o.input))
 		docs, dead = beam.ParDo2(s, &parseLineFn{Source: o.input}, lines)
 	case isLocalDir(o.input):
 		refs, err := walkDir(o.input, pipeline.WalkOptions{Format: pipeline.Format(o.from), Include: o.include, Exclude: o.exclude})
 		if err != nil {
 			return docs, dead, err
 		}
-		docs, dead = beam.ParDo2(s, &readFileFn{}, beam.CreateList(s, refs))
+		docs, dead = beam.ParDo2(s, &readFileFn{}, beam.Reshuffle(s, beam.CreateList(s, refs)))
 	default:
 		root := o.root
 		if root == "" {
 			root = globRoot(o.input)
 		}
-		files := fileio.ReadMatches(s, fileio.MatchFiles(s, o.input, fileio.MatchEmptyDisallow()), fileio.ReadDirectorySkip())
+		matches := beam.Reshuffle(s, fileio.MatchFiles(s, o.input, fileio.MatchEmptyDisallow()))
+		files := fileio.ReadMatches(s, matches, fileio.ReadDirectorySkip())
 		docs, dead = beam.ParDo2(s, &readMatchFn{Root: root, Format: o.from}, files)
 	}
 	return docs, dead, nil

@@ -194,8 +194,6 @@ func build(s beam.Scope, o options) error {
 	if err != nil {
 		return err
 	}
-	// Spread the documents over bundles (and workers) whatever the read's fusion made of them.
-	docs = beam.Reshuffle(s, docs)
 	chunks, dead := chunkbeam.Chunk(s, o.cfg, docs)
 	textio.Write(s.Scope("chunkbeam.write"), o.output, beam.ParDo(s, chunkJSON, chunks))
 	textio.Write(s.Scope("chunkbeam.dead-letters"), o.deadLetters, beam.ParDo(s, deadLetterJSON, beam.Flatten(s, unread, dead)))
