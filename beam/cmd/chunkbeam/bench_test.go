@@ -57,7 +57,9 @@ func BenchmarkOneDocument(b *testing.B) {
 	}
 	out := filepath.Join(b.TempDir(), "chunks.jsonl")
 	b.Run("cmd=chunkbeam", func(b *testing.B) { benchCommand(b, st.Size(), "chunkbeam", "--input", doc, "--output", out) })
-	b.Run("cmd=chunkkit", func(b *testing.B) { benchCommand(b, st.Size(), "chunkkit", "chunk", doc, "--format", "jsonl", "--out", out) })
+	b.Run("cmd=chunkkit", func(b *testing.B) {
+		benchCommand(b, st.Size(), "chunkkit", "chunk", doc, "--format", "jsonl", "--out", out)
+	})
 }
 
 func benchCommand(b *testing.B, size int64, name string, args ...string) {
