@@ -160,6 +160,7 @@ func (f *chunkFn) options(workers int) pipeline.Options {
 // bundle is one pipeline.Run over the documents of a bundle, fed as ProcessElement gets them.
 // Only the goroutine that calls the DoFn's methods touches pending and next.
 type bundle struct {
+	ctx     context.Context
 	cancel  context.CancelFunc
 	in      chan pipeline.Input
 	out     chan pipeline.Result
@@ -169,7 +170,7 @@ type bundle struct {
 
 func (f *chunkFn) startBundle(ctx context.Context) *bundle {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &bundle{cancel: cancel, in: make(chan pipeline.Input), out: make(chan pipeline.Result), pending: map[int]pipeline.Input{}}
+	b := &bundle{ctx: ctx, cancel: cancel, in: make(chan pipeline.Input), out: make(chan pipeline.Result), pending: map[int]pipeline.Input{}}
 	inputs := func(yield func(pipeline.Input, error) bool) {
 		for in := range b.in {
 			if !yield(in, nil) {
@@ -198,16 +199,16 @@ func (b *bundle) add(in pipeline.Input, done func(pipeline.Input, pipeline.Resul
 		select {
 		case b.in <- in:
 			sent = true
-		case r := <-b.out:
-			if err := b.done(r, done); err != nil {
+		case r, ok := <-b.out:
+			if err := b.done(r, ok, done); err != nil {
 				return err
 			}
 		}
 	}
 	for {
 		select {
-		case r := <-b.out:
-			if err := b.done(r, done); err != nil {
+		case r, ok := <-b.out:
+			if err := b.done(r, ok, done); err != nil {
 				return err
 			}
 		default:
@@ -221,20 +222,32 @@ func (b *bundle) drain(done func(pipeline.Input, pipeline.Result) error) error {
 	close(b.in)
 	b.in = nil
 	for r := range b.out {
-		if err := b.done(r, done); err != nil {
+		if err := b.done(r, true, done); err != nil {
 			return err
 		}
+	}
+	if len(b.pending) > 0 {
+		return b.stopped()
 	}
 	return nil
 }
 
-func (b *bundle) done(r pipeline.Result, done func(pipeline.Input, pipeline.Result) error) error {
+// done passes the Result r of a document in flight to done; ok false means the workers have
+// stopped (their context ended) with documents still in flight.
+func (b *bundle) done(r pipeline.Result, ok bool, done func(pipeline.Input, pipeline.Result) error) error {
+	if !ok {
+		return b.stopped()
+	}
 	in, ok := b.pending[r.Index]
 	if !ok {
 		return fmt.Errorf("chunkkit: internal error: a result for document %d, which is not in flight", r.Index)
 	}
 	delete(b.pending, r.Index)
 	return done(in, r)
+}
+
+func (b *bundle) stopped() error {
+	return fmt.Errorf("chunkkit: the bundle's workers stopped with %d documents in flight: %w", len(b.pending), context.Cause(b.ctx))
 }
 
 // stopBundle cancels the bundle's workers, if any.
