@@ -385,6 +385,8 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		{m + "/cmd/other", false, []string{m + "/cmd/chunkkit/flags"}},
 		{m + "/internal/report", false, []string{m + "/bench"}},
 		{m + "/plugins/sentence", false, []string{m + "/host"}},
+		{"github.com/apache/beam/sdks/v2/go/pkg/beam", false, []string{"context"}},
+		{m + "/adapters/beamio", false, []string{m + "/sdk", "github.com/apache/beam/sdks/v2/go/pkg/beam"}},
 		{m + "/tools/gen", false, []string{m + "/plugins/tiktoken/cmd/tiktoken"}},
 	}
 	pkgs := map[string]*pkg{}
@@ -449,6 +451,10 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		},
 		"nothing depends on a command package": {
 			"tools/gen depends on plugins/tiktoken/cmd/tiktoken: tools/gen → plugins/tiktoken/cmd/tiktoken",
+		},
+		// An adapter may import any parsing library, but not Beam: only this rule says so.
+		"no package of the root module depends on Apache Beam": {
+			"adapters/beamio depends on github.com/apache/beam/sdks/v2/go/pkg/beam: adapters/beamio → github.com/apache/beam/sdks/v2/go/pkg/beam",
 		},
 	}
 	for _, r := range rules() {
