@@ -2,7 +2,11 @@ module github.com/chunkkit/chunkkit/beam
 
 go 1.26.0
 
-require github.com/chunkkit/chunkkit v0.0.0
+require (
+	github.com/apache/beam/sdks/v2 v2.77.0
+	github.com/chunkkit/chunkkit v0.0.0
+	github.com/google/go-cmp v0.7.0
+)
 
 require (
 	cel.dev/expr v0.25.3 // indirect
@@ -31,7 +35,6 @@ require (
 	github.com/go-jose/go-jose/v4 v4.1.4 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
-	github.com/google/go-cmp v0.7.0
 	github.com/google/pprof v0.0.0-20260507013755-92041b743c96 // indirect
 	github.com/google/s2a-go v0.1.9 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.20 // indirect
@@ -62,7 +65,6 @@ require (
 )
 
 require (
-	github.com/apache/beam/sdks/v2 v2.77.0
 	github.com/avast/retry-go/v4 v4.7.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
