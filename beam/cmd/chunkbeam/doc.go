@@ -4,7 +4,8 @@
 // as JSONL (one chunk a line, the fields chunk --format jsonl writes) and the documents that
 // failed as JSONL dead letters.
 //
-//	go run ./cmd/chunkbeam --input ../testdata --output /tmp/chunks.jsonl
+//	make -C .. build   # the plugins and their manifest in ../bin
+//	go run ./cmd/chunkbeam --plugin-dir ../bin --input ../testdata --output /tmp/chunks.jsonl
 //
 // It runs on Prism, in-process, unless --runner says otherwise; the same binary submits to
 // Flink, Spark or Dataflow (see docs/scale-out.md):
