@@ -11,14 +11,13 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/chunkkit/chunkkit/beam/internal/testbin"
-	"github.com/chunkkit/chunkkit/host"
 )
 
 // binDir holds the chunkkit command and the plugins the tests use, with their manifest.
 var binDir string
 
 // TestMain builds the chunkkit command and the tiktoken and sentence plugins with their
-// manifest (testbin.Build), points the host at them through $CHUNKKIT_PLUGIN_DIR, and runs the
+// manifest (testbin.Setup), points the host at them through $CHUNKKIT_PLUGIN_DIR, and runs the
 // tests on Prism, in this process (loopback), so the workers and their plugins are this process
 // and its children.
 func TestMain(m *testing.M) {
@@ -26,14 +25,13 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	dir, err := testbin.Build()
+	dir, cleanup, err := testbin.Setup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	defer cleanup()
 	binDir = dir
-	os.Setenv(host.EnvPluginDir, dir)
 	return ptest.MainRetWithDefault(m, "prism")
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chunkkit/chunkkit/beam/internal/testbin"
-	"github.com/chunkkit/chunkkit/host"
 )
 
 // binDir holds chunkkit, chunkbeam and the plugins, with their manifest.
@@ -25,14 +24,13 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	dir, err := testbin.Build("./cmd/chunkbeam")
+	dir, cleanup, err := testbin.Setup("./cmd/chunkbeam")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	defer cleanup()
 	binDir = dir
-	os.Setenv(host.EnvPluginDir, dir)
 	return m.Run()
 }
 

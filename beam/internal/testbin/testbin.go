@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+
+	"github.com/chunkkit/chunkkit/host"
 )
 
 // Packages are the root module's commands Build builds.
@@ -47,4 +49,18 @@ func Build(extra ...string) (string, error) {
 		return "", fmt.Errorf("testbin: chunkkit plugins manifest %s: %v\n%s", dir, err, msg.Bytes())
 	}
 	return dir, nil
+}
+
+// Setup is Build for a TestMain: it also points the host at the folder ($CHUNKKIT_PLUGIN_DIR).
+// The returned function removes the folder.
+func Setup(extra ...string) (dir string, cleanup func(), err error) {
+	dir, err = Build(extra...)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := os.Setenv(host.EnvPluginDir, dir); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
