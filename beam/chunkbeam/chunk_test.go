@@ -218,6 +218,9 @@ func testDeadLetters(t *testing.T, workers int) {
 		chunkbeam.Document{ID: "scan.pdf", Format: "pdf", Data: []byte("%PDF-1.7")},
 		chunkbeam.Document{Path: "notes/untitled.md", Text: "# No ID\n\nText."},
 		chunkbeam.Document{ID: "inline", Text: "# Inline\n\nA document given as text, Markdown by default."},
+		// Path says where a document came from; the worker never reads it, even for an
+		// empty document (no chunks, no dead letter).
+		chunkbeam.Document{ID: "elsewhere.md", Path: "/nonexistent/elsewhere.md"},
 	)
 	chunks, dead, counters := runChunk(t, chunkbeam.Config{Chunker: pipeline.ChunkerConfig{MaxTokens: 256}, Workers: workers}, docs)
 	var reasons []string
@@ -244,13 +247,13 @@ func testDeadLetters(t *testing.T, workers int) {
 	for _, c := range chunks {
 		docsChunked[c.DocumentID] = true
 	}
-	for _, d := range append(good, docs[len(docs)-1]) {
+	for _, d := range append(good, docs[len(docs)-2]) {
 		if !docsChunked[d.ID] {
 			t.Errorf("document %s has no chunks: a bad document must cost only itself", d.ID)
 		}
 	}
-	if counters["dead_letters"] != 3 || counters["documents"] != int64(len(good)+1) {
-		t.Errorf("counters %v, want 3 dead letters and %d documents", counters, len(good)+1)
+	if counters["dead_letters"] != 3 || counters["documents"] != int64(len(good)+2) {
+		t.Errorf("counters %v, want 3 dead letters and %d documents", counters, len(good)+2)
 	}
 }
 

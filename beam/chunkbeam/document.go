@@ -59,7 +59,9 @@ func (d Document) input() pipeline.Input {
 	in := pipeline.Input{ID: d.ID, Path: d.Path, Format: pipeline.Format(d.Format), Data: d.Data, Title: d.Title,
 		TenantID: d.Tenant, CorpusID: d.Corpus, ACL: d.ACL, Metadata: d.Metadata}
 	if in.Data == nil {
-		in.Data = []byte(d.Text)
+		// Never nil, even for an empty Text: pipeline.Run reads Path when Data is nil, and a
+		// worker must not.
+		in.Data = append([]byte{}, d.Text...)
 	}
 	if in.Format == "" && d.Path == "" {
 		in.Format = pipeline.FormatMarkdown // as a JSONL line's "text" (with a Path, its extension)
