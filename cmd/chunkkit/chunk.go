@@ -352,8 +352,14 @@ func contextHelp() string {
 	return strings.Join(modes, ", ")
 }
 
-// newChunker builds the chunker the options name through the one strategy registry.
+// newChunker builds the chunker the options name through the one strategy registry, by the
+// flag → config mapping other engines share (pipeline.ChunkerConfig).
 func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.SentenceSplitter) (sdk.Chunker, error) {
+	return chunkerConfig(o).NewChunker(counter, sentences)
+}
+
+// chunkerConfig maps the chunker's flags to a pipeline.ChunkerConfig.
+func chunkerConfig(o chunkOptions) pipeline.ChunkerConfig {
 	overlap := 0 // the flag's -1 (unset) is the chunkers' default
 	if o.overlap >= 0 {
 		overlap = chunkers.ExactOverlap(o.overlap)
@@ -362,18 +368,17 @@ func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.Sentence
 	if split < 0 {
 		split = chunkers.NoSplit
 	}
-	return chunkers.New(o.strategy, chunkers.Options{
-		Config: chunkers.Config{
-			Counter:       counter,
-			Sentences:     sentences,
-			MaxTokens:     o.maxTokens,
-			OverlapTokens: overlap,
-			Context:       chunkers.ContextMode(o.context),
-		},
+	return pipeline.ChunkerConfig{
+		Strategy:      o.strategy,
+		Tokenizer:     o.tokenizer,
+		Sentences:     o.sentences,
+		MaxTokens:     o.maxTokens,
+		OverlapTokens: overlap,
+		Context:       o.context,
 		SplitLevel:    split,
 		PackSections:  o.packSections,
 		HeadingChunks: o.headingChunks,
-	})
+	}
 }
 
 func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {

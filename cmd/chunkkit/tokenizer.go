@@ -6,11 +6,12 @@ import (
 	"sync"
 
 	"github.com/chunkkit/chunkkit/host"
+	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
 const (
-	defaultTokenizer = "tiktoken:cl100k_base"
+	defaultTokenizer = pipeline.DefaultTokenizer
 	tokenizerHelp    = "words, runes, tiktoken:ENCODING (cl100k_base, o200k_base, p50k_base, r50k_base; add @reference for the reference backend), hf:PATH (a HuggingFace tokenizer.json or the folder holding it; add @special to count added tokens in the text as one token each, as HF does by default) or plugin:NAME[:ARG]"
 )
 

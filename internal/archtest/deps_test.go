@@ -44,6 +44,8 @@ const (
 	goPlugin = "github.com/hashicorp/go-plugin"
 	// uax29Words is the word segmenter behind sdk/wordbreak.
 	uax29Words = "github.com/clipperhouse/uax29/v2/words"
+	// beamSDK is Apache Beam's Go SDK, which only the nested module beam/ requires.
+	beamSDK = "github.com/apache/beam"
 )
 
 // rules returns DESIGN.md's import rules. Test files are exempt: a test may run a plugin's
@@ -124,6 +126,13 @@ func rules() []rule {
 			packages: []string{""},
 			except:   []string{"bench", "cmd", "tools"},
 			forbid:   []string{"bench"},
+		},
+		// The Beam transform is a nested module (beam/) so that users who chunk in-process
+		// never pull in Beam's dependencies; TestRootModuleRequiresNoBeam checks the module graph.
+		{
+			name:     "no package of the root module depends on Apache Beam",
+			packages: []string{""},
+			forbid:   []string{beamSDK},
 		},
 		{
 			name:     "nothing depends on a command package",
@@ -376,6 +385,8 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		{m + "/cmd/other", false, []string{m + "/cmd/chunkkit/flags"}},
 		{m + "/internal/report", false, []string{m + "/bench"}},
 		{m + "/plugins/sentence", false, []string{m + "/host"}},
+		{"github.com/apache/beam/sdks/v2/go/pkg/beam", false, []string{"context"}},
+		{m + "/adapters/beamio", false, []string{m + "/sdk", "github.com/apache/beam/sdks/v2/go/pkg/beam"}},
 		{m + "/tools/gen", false, []string{m + "/plugins/tiktoken/cmd/tiktoken"}},
 	}
 	pkgs := map[string]*pkg{}
@@ -440,6 +451,10 @@ func TestRulesCatchForbiddenImports(t *testing.T) {
 		},
 		"nothing depends on a command package": {
 			"tools/gen depends on plugins/tiktoken/cmd/tiktoken: tools/gen → plugins/tiktoken/cmd/tiktoken",
+		},
+		// An adapter may import any parsing library, but not Beam: only this rule says so.
+		"no package of the root module depends on Apache Beam": {
+			"adapters/beamio depends on github.com/apache/beam/sdks/v2/go/pkg/beam: adapters/beamio → github.com/apache/beam/sdks/v2/go/pkg/beam",
 		},
 	}
 	for _, r := range rules() {
