@@ -30,14 +30,13 @@ func (c *pluginCounter) Name() string { return c.name }
 // Count returns the number of tokens in each text, as sdk.TokenCounter.Count.
 func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error) {
 	defer sdk.StartWait(ctx)()
-	inst, err := c.s.get(ctx)
+	var counts []int
+	err := c.s.call(ctx, func(inst *instance) (err error) {
+		counts, err = inst.tokenizer.WithModel(c.model).Count(ctx, texts)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer c.s.release(inst)
-	counts, err := inst.tokenizer.WithModel(c.model).Count(ctx, texts)
-	if err != nil {
-		return nil, c.s.callError(ctx, inst, err)
 	}
 	return counts, nil
 }
@@ -45,14 +44,13 @@ func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error
 // Boundaries returns the token end offsets of each text, as sdk.TokenCounter.Boundaries.
 func (c *pluginCounter) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
 	defer sdk.StartWait(ctx)()
-	inst, err := c.s.get(ctx)
+	var bounds [][]int
+	err := c.s.call(ctx, func(inst *instance) (err error) {
+		bounds, err = inst.tokenizer.WithModel(c.model).Boundaries(ctx, texts)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer c.s.release(inst)
-	bounds, err := inst.tokenizer.WithModel(c.model).Boundaries(ctx, texts)
-	if err != nil {
-		return nil, c.s.callError(ctx, inst, err)
 	}
 	return bounds, nil
 }
@@ -75,14 +73,13 @@ func (c *pluginSplitter) Name() string { return c.name }
 // Split returns the sentence end offsets of each text, as sdk.SentenceSplitter.Split.
 func (c *pluginSplitter) Split(ctx context.Context, texts []string) ([][]int, error) {
 	defer sdk.StartWait(ctx)()
-	inst, err := c.s.get(ctx)
+	var bounds [][]int
+	err := c.s.call(ctx, func(inst *instance) (err error) {
+		bounds, err = inst.sentence.WithModel(c.model).Split(ctx, texts)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer c.s.release(inst)
-	bounds, err := inst.sentence.WithModel(c.model).Split(ctx, texts)
-	if err != nil {
-		return nil, c.s.callError(ctx, inst, err)
 	}
 	return bounds, nil
 }
@@ -95,16 +92,16 @@ var _ sdk.Retainer = (*pluginCounter)(nil)
 // plugin it is Boundaries, and CountPieces sends the built texts with Count.
 func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
 	defer sdk.StartWait(ctx)()
-	inst, err := c.s.get(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	tc := inst.tokenizer.WithModel(c.model)
-	bounds, kept, err := tc.RetainBoundaries(ctx, texts)
-	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
-		err = c.s.callError(ctx, inst, err)
-	}
-	c.s.release(inst)
+	var (
+		bounds [][]int
+		kept   *pluginclient.Kept
+		inst   *instance
+	)
+	err := c.s.call(ctx, func(in *instance) (err error) {
+		inst = in
+		bounds, kept, err = in.tokenizer.WithModel(c.model).RetainBoundaries(ctx, texts)
+		return err
+	})
 	if errors.Is(err, pluginclient.ErrNotRetained) {
 		bounds, err := c.Boundaries(ctx, texts)
 		if err != nil {
@@ -131,19 +128,14 @@ type pluginRetained struct {
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
 	defer sdk.StartWait(ctx)()
 	fallback := sdk.CountingRetained{Counter: r.c, Texts: r.texts}
-	inst, err := r.c.s.get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if inst != r.inst {
-		r.c.s.release(inst)
-		return fallback.CountPieces(ctx, items)
-	}
-	counts, err := inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, items)
-	if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
-		err = r.c.s.callError(ctx, inst, err)
-	}
-	r.c.s.release(inst)
+	var counts []int
+	err := r.c.s.call(ctx, func(inst *instance) (err error) {
+		if inst != r.inst {
+			return pluginclient.ErrNotRetained // a new process: it never had the texts
+		}
+		counts, err = inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, items)
+		return err
+	})
 	if errors.Is(err, pluginclient.ErrNotRetained) {
 		return fallback.CountPieces(ctx, items)
 	}
@@ -151,4 +143,31 @@ func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) (
 		return nil, err
 	}
 	return counts, nil
+}
+
+// call runs rpc on the plugin's current process and turns its error into what the caller sees
+// (callError; pluginclient.ErrNotRetained is passed through as it is).
+//
+// A process that misses one call's deadline is killed at once, and the other calls in flight
+// on it fail with it through no fault of their own: each of those whose context is still
+// alive runs once more on a new process, so a hung plugin costs the document whose deadline
+// passed, not every document that was waiting with it.
+func (s *supervisor) call(ctx context.Context, rpc func(inst *instance) error) error {
+	for retried := false; ; retried = true {
+		inst, err := s.get(ctx)
+		if err != nil {
+			return err
+		}
+		err = rpc(inst)
+		if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
+			if !retried && ctx.Err() == nil && s.killedAsHung(inst) {
+				s.release(inst)
+				s.logger.Debug("retrying a call on a new process: its process was killed for missing another call's deadline")
+				continue
+			}
+			err = s.callError(ctx, inst, err)
+		}
+		s.release(inst)
+		return err
+	}
 }

@@ -90,6 +90,56 @@ func stopProcess(t *testing.T, pid int) {
 	t.Fatalf("process %d not stopped 2s after SIGSTOP", pid)
 }
 
+// A process that misses one call's deadline is killed at once; another call that was waiting
+// on it, with time left, runs again on a new process instead of failing with it.
+func TestACallWaitingOnAHungPluginIsRetriedOnANewProcess(t *testing.T) {
+	dir, bin := setup(t)
+	checkLeaks(t, bin)
+	h := newHost(t, dir, Options{StopTimeout: 5 * time.Second})
+	tc, err := h.TokenCounter(context.Background(), "plugin:faulty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := pluginPID(h, "faulty")
+	defer syscall.Kill(first, syscall.SIGKILL)
+	stopProcess(t, first)
+	patient := make(chan error, 1)
+	var got []int
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		var err error
+		got, err = tc.Count(ctx, []string{"the patient call"})
+		patient <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the patient call is in flight on the stopped process
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = tc.Count(ctx, []string{"fine"})
+	wantErr(t, err, []error{context.DeadlineExceeded}, `plugin "faulty"`, "deadline", "replaced")
+	select {
+	case err := <-patient:
+		if err != nil {
+			t.Fatalf("the call waiting with it: %v, want it retried on a new process", err)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("the waiting call took %v after the stop: it was not retried at once (StopTimeout 5s)", took)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the call waiting on the stopped process has not returned 15s after the other missed its deadline")
+	}
+	if len(got) != 1 || got[0] != 3 {
+		t.Errorf("Count = %v, want [3]", got)
+	}
+	if n := starts(h, "faulty"); n != 2 {
+		t.Errorf("started %d processes, want 2", n)
+	}
+	if !waitGone(first, 5*time.Second) {
+		t.Errorf("the stopped plugin %d is still alive after its replacement", first)
+	}
+}
+
 func TestCloseIsBoundedWhenAPluginStopsAnswering(t *testing.T) {
 	dir, bin := setup(t)
 	checkLeaks(t, bin)

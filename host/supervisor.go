@@ -94,6 +94,7 @@ type instance struct {
 	// Guarded by supervisor.mu.
 	discarded bool // the failure has been recorded
 	retired   bool // no new calls: killed once inflight drops to 0
+	hung      bool // retired and killed at once for missing a call's deadline
 	inflight  int  // calls that got this instance from get and have not released it
 }
 
@@ -471,7 +472,7 @@ func (s *supervisor) callError(ctx context.Context, inst *instance, err error) e
 	case context.Canceled:
 		return err // the caller cancelled: the plugin may well be fine
 	case context.DeadlineExceeded:
-		s.retire(inst, "it did not answer before a call's deadline")
+		s.retireHung(inst)
 		return &hostError{
 			msg: fmt.Sprintf("host: plugin %q (%s) did not answer before the call's deadline; it is being replaced: the next call starts a new process: %v",
 				p.Name, p.Path, err),
@@ -562,6 +563,28 @@ func (s *supervisor) retire(inst *instance, why string) {
 	if idle {
 		go s.stop(inst)
 	}
+}
+
+// retireHung retires inst for missing a call's deadline and kills it now, without the
+// graceful shutdown a process that does not answer would not honour: the other calls in flight
+// on it end at once, and supervisor.call runs them again on a new process.
+func (s *supervisor) retireHung(inst *instance) {
+	s.mu.Lock()
+	inst.hung = true
+	s.mu.Unlock()
+	s.retire(inst, "it did not answer before a call's deadline")
+	go func() {
+		<-inst.ready
+		inst.kill(0, s.logger)
+		s.forget(inst)
+	}()
+}
+
+// killedAsHung reports whether inst was killed for missing a call's deadline (retireHung).
+func (s *supervisor) killedAsHung(inst *instance) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return inst.hung
 }
 
 // failed records a failure of inst: a failed start, a process that died or one replaced.
