@@ -3,9 +3,12 @@ package pluginclient
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
@@ -153,8 +156,14 @@ func batched[T any](ctx context.Context, c client, op string, texts []string,
 		}
 		return out, nil
 	}
+	// The requests carry the call's ID, so that the plugin may count them in turn while the
+	// next one travels (plugin.CallMetadata).
+	ctx = metadata.AppendToOutgoingContext(ctx, plugin.CallMetadata, strconv.FormatUint(callIDs.Add(1), 10))
 	return pipelined(ctx, spans, c.limits.inFlight, len(texts), one)
 }
+
+// callIDs numbers the calls sent as several requests (plugin.CallMetadata).
+var callIDs atomic.Uint64
 
 // pipelined runs one for every span, up to inFlight at once, and returns their answers
 // concatenated in span order, or the first error to happen (the others are cancelled).

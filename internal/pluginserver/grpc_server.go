@@ -44,8 +44,9 @@ func model[T any](ctx context.Context, r plugin.Registry[T], name string) (T, er
 // tokenizerServer serves chunkkit.tokenizer.v1.Tokenizer from s.Counters.
 type tokenizerServer struct {
 	tokenizerv1.UnimplementedTokenizerServer
-	s    Server
-	kept *retained // the texts of RetainBoundaries, for CountRanges
+	s     Server
+	kept  *retained // the texts of RetainBoundaries, for CountRanges
+	calls *calls    // the requests of one host call count in turn
 }
 
 func (t *tokenizerServer) Info(context.Context, *commonv1.InfoRequest) (*commonv1.InfoResponse, error) {
@@ -58,6 +59,7 @@ func (t *tokenizerServer) Count(ctx context.Context, req *tokenizerv1.CountReque
 	if err != nil {
 		return nil, err
 	}
+	defer t.calls.hold(ctx)()
 	counts, err := tc.Count(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
@@ -71,6 +73,7 @@ func (t *tokenizerServer) Boundaries(ctx context.Context, req *tokenizerv1.Bound
 	if err != nil {
 		return nil, err
 	}
+	defer t.calls.hold(ctx)()
 	bounds, err := tc.Boundaries(ctx, convert.StringsView(req.GetTexts()))
 	if err != nil {
 		return nil, rpcstatus.Encode(err)

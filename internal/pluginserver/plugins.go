@@ -58,7 +58,7 @@ func VersionedPlugins(s Server) map[int]goplugin.PluginSet {
 	tokenizer, sentence := &servicePlugin{}, &servicePlugin{}
 	if s.Counters != nil {
 		tokenizer.register = func(g *grpc.Server) {
-			tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: s, kept: newRetained(retainedRequests, retainedBytes)})
+			tokenizerv1.RegisterTokenizerServer(g, &tokenizerServer{s: s, kept: newRetained(retainedRequests, retainedBytes), calls: &calls{}})
 		}
 	}
 	if s.Splitters != nil {

@@ -87,6 +87,7 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 		return nil, err
 	}
 	texts := convert.StringsView(req.GetTexts())
+	defer t.calls.hold(ctx)()
 	bounds, err := tc.Boundaries(ctx, texts)
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
@@ -135,6 +136,7 @@ func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.Coun
 		}
 		texts[i] = string(buf)
 	}
+	defer t.calls.hold(ctx)()
 	counts, err := tc.Count(ctx, texts)
 	if err != nil {
 		return nil, rpcstatus.Encode(err)

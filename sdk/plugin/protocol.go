@@ -35,3 +35,10 @@ const BatchBytes = 3 << 20
 // or not it preloads, must not fail over a model it cannot load (the request for it reports
 // that), and ignores a value it cannot read.
 const PreloadEnv = "CHUNKKIT_PLUGIN_PRELOAD"
+
+// CallMetadata is the gRPC metadata key that marks the requests of one host call: the host
+// sends a call larger than its request size as several requests, up to two in flight, each
+// with the same value under this key. A plugin may count them in turn rather than at once, so
+// a call keeps to one thread of the plugin while the next request travels (the Go SDK does);
+// answers are reassembled by the host whatever the order. docs/protocol.md §4.
+const CallMetadata = "chunkkit-call"
