@@ -19,34 +19,25 @@ import (
 
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
-	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 type chunkOptions struct {
-	from          string
-	tokenizer     string
-	strategy      string
-	maxTokens     int
-	overlap       int
-	context       string
-	headingChunks bool
-	packSections  bool
-	id            string
-	tenant        string
-	corpus        string
-	acl           string
-	n             int
-	format        string
-	out           string
-	jobs          int
-	keepGoing     bool
-	timeout       time.Duration
-	progress      string
-	include       stringList
-	exclude       stringList
-	minConf       float64
-	split         int
-	sentences     string
+	from      string
+	id        string
+	tenant    string
+	corpus    string
+	acl       string
+	n         int
+	format    string
+	out       string
+	jobs      int
+	keepGoing bool
+	timeout   time.Duration
+	progress  string
+	include   stringList
+	exclude   stringList
+	minConf   float64
+	chunker   pipeline.ChunkerConfig // the chunker flags, once parsed
 }
 
 // defaultTimeout bounds each document's chunking unless --timeout says otherwise: generous
@@ -60,14 +51,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("chunkkit chunk", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.from, "from", "", "input format: "+pipeline.FormatHelp()+", or jsonl for a stream of documents one JSON object a line (default: by the file's extension; required for standard input)")
-	fs.StringVar(&o.tokenizer, "tokenizer", defaultTokenizer, "tokenizer spec: "+tokenizerHelp)
-	fs.StringVar(&o.strategy, "strategy", chunkers.DefaultStrategy, "chunking strategy: "+strings.Join(chunkers.Strategies(), ", "))
-	fs.IntVar(&o.maxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk's embed_text")
-	o.overlap = -1 // the chunkers' default unless the flag is given
-	fs.Var((*optionalInt)(&o.overlap), "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
-	fs.StringVar(&o.context, "context", "", "what each chunk's context (and so its embed_text) holds: "+contextHelp()+" (default: the strategy's, title+path for heading and sections, none for fixed)")
-	fs.BoolVar(&o.headingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own, the parent of its section's chunks")
-	fs.BoolVar(&o.packSections, "pack-sections", false, "sections strategy: pack consecutive small sections into one chunk while they fit the budget")
+	chunkerFlags := pipeline.ChunkerFlags(fs)
 	fs.StringVar(&o.id, "id", "", "document ID (one FILE or - only; default: a FILE's base name, a DIR's files' paths relative to DIR, \"stdin\" for -)")
 	fs.StringVar(&o.tenant, "tenant", "", "tenant ID stamped on every chunk")
 	fs.StringVar(&o.corpus, "corpus", "", "corpus ID stamped on every chunk")
@@ -81,8 +65,6 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&o.progress, "progress", "auto", "progress line on standard error: auto (when it is a terminal), always or never")
 	fs.Var(&o.include, "include", "DIR inputs: chunk only files matching this glob (repeatable; a pattern with / matches the path relative to DIR, one without the base name)")
 	fs.Var(&o.exclude, "exclude", "DIR inputs: skip files and folders matching this glob (repeatable; as --include)")
-	fs.StringVar(&o.sentences, "sentences", "rules", "sentence splitter for oversized blocks: rules (in-process), plugin:sentence:punkt:en or plugin:sentence:uax29")
-	fs.IntVar(&o.split, "split-level", 0, "sections strategy: headings up to this level start a section (-1: one section; default: the chunker's)")
 	fs.Float64Var(&o.minConf, "min-confidence", 0, "OCR input: drop words below this confidence (0–1), recorded in the block's attributes")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chunkkit chunk FILE|DIR|- ... [flags]\n\nFlags:\n")
@@ -92,6 +74,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	o.chunker = chunkerFlags()
 	usageErr := func(format string, args ...any) error {
 		fmt.Fprintf(stderr, "chunkkit chunk: "+format+"\n", args...)
 		return errUsage
@@ -134,11 +117,11 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("standard input: say its format with --from %s", strings.ReplaceAll(pipeline.FormatHelp(), ", ", "|")+"|jsonl")
 	}
 
-	counter, err := p.tokenCounter(ctx, o.tokenizer)
+	counter, err := p.tokenCounter(ctx, o.chunker.Tokenizer)
 	if err != nil {
 		return err
 	}
-	splitter, err := p.sentenceSplitter(ctx, o.sentences)
+	splitter, err := p.sentenceSplitter(ctx, o.chunker.Sentences)
 	if err != nil {
 		return err
 	}
@@ -344,41 +327,10 @@ func totalBytes(args []string, o chunkOptions) int64 {
 	return n
 }
 
-func contextHelp() string {
-	modes := make([]string, len(chunkers.ContextModes()))
-	for i, m := range chunkers.ContextModes() {
-		modes[i] = string(m)
-	}
-	return strings.Join(modes, ", ")
-}
-
 // newChunker builds the chunker the options name through the one strategy registry, by the
-// flag → config mapping other engines share (pipeline.ChunkerConfig).
+// flag → config mapping other engines share (pipeline.ChunkerFlags, pipeline.ChunkerConfig).
 func newChunker(o chunkOptions, counter sdk.TokenCounter, sentences sdk.SentenceSplitter) (sdk.Chunker, error) {
-	return chunkerConfig(o).NewChunker(counter, sentences)
-}
-
-// chunkerConfig maps the chunker's flags to a pipeline.ChunkerConfig.
-func chunkerConfig(o chunkOptions) pipeline.ChunkerConfig {
-	overlap := 0 // the flag's -1 (unset) is the chunkers' default
-	if o.overlap >= 0 {
-		overlap = chunkers.ExactOverlap(o.overlap)
-	}
-	split := o.split
-	if split < 0 {
-		split = chunkers.NoSplit
-	}
-	return pipeline.ChunkerConfig{
-		Strategy:      o.strategy,
-		Tokenizer:     o.tokenizer,
-		Sentences:     o.sentences,
-		MaxTokens:     o.maxTokens,
-		OverlapTokens: overlap,
-		Context:       o.context,
-		SplitLevel:    split,
-		PackSections:  o.packSections,
-		HeadingChunks: o.headingChunks,
-	}
+	return o.chunker.NewChunker(counter, sentences)
 }
 
 func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {
@@ -394,7 +346,7 @@ func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {
 
 func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, doc *sdk.Document, chunks []sdk.Chunk) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %d blocks, %d chunks (strategy %s, tokenizer %s", path, len(doc.Blocks), len(chunks), o.strategy, o.tokenizer)
+	fmt.Fprintf(&sb, "%s: %d blocks, %d chunks (strategy %s, tokenizer %s", path, len(doc.Blocks), len(chunks), o.chunker.Strategy, o.chunker.Tokenizer)
 	if b, ok := chunker.(sdk.Budgeted); ok {
 		maxTokens, overlap := b.Budget()
 		fmt.Fprintf(&sb, ", max %d tokens, overlap %d", maxTokens, overlap)
@@ -494,25 +446,4 @@ func preview(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
-}
-
-// optionalInt is an int flag whose unset value (-1) is not printed as a default, because the
-// real default depends on other flags. String is only used by the flag package to print
-// defaults, so it keeps quiet for 0 too (the flag package compares with the zero value).
-type optionalInt int
-
-func (v *optionalInt) String() string {
-	if v == nil || *v <= 0 {
-		return ""
-	}
-	return strconv.Itoa(int(*v))
-}
-
-func (v *optionalInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return fmt.Errorf("want a whole number of tokens, 0 or more")
-	}
-	*v = optionalInt(n)
-	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 const (
 	defaultTokenizer = pipeline.DefaultTokenizer
-	tokenizerHelp    = "words, runes, tiktoken:ENCODING (cl100k_base, o200k_base, p50k_base, r50k_base; add @reference for the reference backend), hf:PATH (a HuggingFace tokenizer.json or the folder holding it; add @special to count added tokens in the text as one token each, as HF does by default) or plugin:NAME[:ARG]"
+	tokenizerHelp    = pipeline.TokenizerHelp
 )
 
 // plugins opens counters and splitters by spec. Built-in specs (words, runes, rules) run

@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +24,6 @@ import (
 	"github.com/chunkkit/chunkkit/beam/chunkbeam"
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
-	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
 func init() {
@@ -53,7 +51,6 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 // function finishes the options after fs.Parse.
 func defineFlags(fs *flag.FlagSet) func() (options, error) {
 	var o options
-	var overlap, split int
 	var acl string
 	var timeout time.Duration
 	var pluginDirs stringList
@@ -64,16 +61,7 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 	fs.StringVar(&o.root, "root", "", "a glob --input's document IDs are paths relative to this folder (default: the glob's folder before its first wildcard)")
 	fs.Var(&o.include, "include", "DIR inputs: chunk only files matching this glob (repeatable; a pattern with / matches the path relative to DIR, one without the base name)")
 	fs.Var(&o.exclude, "exclude", "DIR inputs: skip files and folders matching this glob (repeatable; as --include)")
-	fs.StringVar(&o.chunker.Tokenizer, "tokenizer", pipeline.DefaultTokenizer, "tokenizer spec: "+tokenizerHelp)
-	fs.StringVar(&o.chunker.Strategy, "strategy", chunkers.DefaultStrategy, "chunking strategy: "+strings.Join(chunkers.Strategies(), ", "))
-	fs.IntVar(&o.chunker.MaxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk's embed_text")
-	overlap = -1
-	fs.Var((*optionalInt)(&overlap), "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
-	fs.StringVar(&o.chunker.Context, "context", "", "what each chunk's context (and so its embed_text) holds: "+contextHelp()+" (default: the strategy's, title+path for heading and sections, none for fixed)")
-	fs.BoolVar(&o.chunker.HeadingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own, the parent of its section's chunks")
-	fs.BoolVar(&o.chunker.PackSections, "pack-sections", false, "sections strategy: pack consecutive small sections into one chunk while they fit the budget")
-	fs.StringVar(&o.chunker.Sentences, "sentences", pipeline.DefaultSentences, "sentence splitter for oversized blocks: rules (in-process), plugin:sentence:punkt:en or plugin:sentence:uax29")
-	fs.IntVar(&split, "split-level", 0, "sections strategy: headings up to this level start a section (-1: one section; default: the chunker's)")
+	chunkerFlags := pipeline.ChunkerFlags(fs)
 	fs.StringVar(&o.cfg.Tenant, "tenant", "", "tenant ID stamped on every chunk")
 	fs.StringVar(&o.cfg.Corpus, "corpus", "", "corpus ID stamped on every chunk")
 	fs.StringVar(&acl, "acl", "", "comma-separated ACL labels stamped on every chunk")
@@ -84,6 +72,7 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 	fs.IntVar(&jobs, "j", 0, "documents of a bundle chunked at once, sharing the worker's plugins (0: the number of CPUs on Prism, which gives a worker one bundle at a time; 1 on other runners, which run bundles side by side)")
 	fs.Var(&pluginDirs, "plugin-dir", "a directory (or manifest) the workers search for plugins before $CHUNKKIT_PLUGIN_DIR and their binary's directory (repeatable; must exist on the workers)")
 	return func() (options, error) {
+		o.chunker = chunkerFlags()
 		switch {
 		case o.input == "":
 			return o, errors.New("--input is required")
@@ -103,13 +92,6 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 		}
 		if err := pipeline.ValidatePatterns(append(slices.Clone(o.include), o.exclude...)); err != nil {
 			return o, err
-		}
-		if overlap >= 0 { // -1 (unset) is the chunkers' default, as chunk's flag
-			o.chunker.OverlapTokens = chunkers.ExactOverlap(overlap)
-		}
-		o.chunker.SplitLevel = split
-		if split < 0 {
-			o.chunker.SplitLevel = chunkers.NoSplit
 		}
 		if acl != "" {
 			o.cfg.ACL = strings.Split(acl, ",")
@@ -135,36 +117,6 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 		}
 		return o, nil
 	}
-}
-
-// optionalInt is an int flag whose unset value (-1) is not printed as a default (the real
-// default depends on --max-tokens), as chunk's --overlap-tokens.
-type optionalInt int
-
-func (v *optionalInt) String() string {
-	if v == nil || *v <= 0 {
-		return ""
-	}
-	return strconv.Itoa(int(*v))
-}
-
-func (v *optionalInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return fmt.Errorf("want a whole number of tokens, 0 or more")
-	}
-	*v = optionalInt(n)
-	return nil
-}
-
-const tokenizerHelp = "words, runes, tiktoken:ENCODING (cl100k_base, o200k_base, p50k_base, r50k_base; add @reference for the reference backend), hf:PATH (a HuggingFace tokenizer.json or the folder holding it; add @special to count added tokens in the text as one token each, as HF does by default) or plugin:NAME[:ARG]"
-
-func contextHelp() string {
-	modes := make([]string, len(chunkers.ContextModes()))
-	for i, m := range chunkers.ContextModes() {
-		modes[i] = string(m)
-	}
-	return strings.Join(modes, ", ")
 }
 
 func main() {
