@@ -72,11 +72,7 @@ func (c *TokenizerClient) Boundaries(ctx context.Context, texts []string) ([][]i
 			if err != nil {
 				return nil, err
 			}
-			bounds, err := commonv1.EndsLists(resp.GetEnds())
-			if err != nil {
-				return nil, badResponse(err)
-			}
-			return bounds, nil
+			return endsOf(resp.GetEnds())
 		},
 		sdk.CheckBoundaries)
 }
@@ -92,6 +88,12 @@ func readEnds(packed []byte, ends []*commonv1.Ends, n int) ([][]int, error) {
 		}
 		return bounds, nil
 	}
+	return endsOf(ends)
+}
+
+// endsOf returns the offsets an answer's ends carry; ends the sdk form cannot hold are a bad
+// response.
+func endsOf(ends []*commonv1.Ends) ([][]int, error) {
 	bounds, err := commonv1.EndsLists(ends)
 	if err != nil {
 		return nil, badResponse(err)
@@ -135,11 +137,7 @@ func (c *SentenceClient) Split(ctx context.Context, texts []string) ([][]int, er
 			if err != nil {
 				return nil, err
 			}
-			bounds, err := commonv1.EndsLists(resp.GetEnds())
-			if err != nil {
-				return nil, badResponse(err)
-			}
-			return bounds, nil
+			return endsOf(resp.GetEnds())
 		},
 		sdk.CheckBoundaries)
 }
