@@ -10,6 +10,25 @@ type Scratch struct {
 	bits   []uint64    // bit i set: position i of the piece may still start a token
 }
 
+// keepScratch is the most entries Trim leaves a Scratch's buffers: a piece's tokens and
+// candidates, and bits for its positions (64 a word). Ordinary text's pieces need a few; a
+// megabyte-long piece grows them to megabytes.
+const keepScratch = 1 << 12
+
+// Trim drops what a long piece grew s's buffers to, keeping its cache, so that s can be kept
+// for reuse without holding on to megabytes.
+func (s *Scratch) Trim() {
+	if cap(s.tokens) > keepScratch {
+		s.tokens = nil
+	}
+	if cap(s.cands) > keepScratch {
+		s.cands = nil
+	}
+	if cap(s.bits) > keepScratch {
+		s.bits = nil
+	}
+}
+
 // mergeWhileLoading is the longest piece Encode merges as tiktoken does, rather than wait for
 // the backtracking encoder's tables, while Load fills them: tiktoken's merge is quadratic in
 // the piece's length, and these take microseconds.

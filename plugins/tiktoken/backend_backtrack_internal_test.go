@@ -1,0 +1,36 @@
+package tiktoken
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
+)
+
+// TestScratchesHandOutTheOneReturnedLast holds the backtracking encoder's pool to what keeps
+// its piece caches warm through the plugin: the Scratch returned last comes back first, even
+// after a garbage collection and from another goroutine, and no more than max are kept.
+func TestScratchesHandOutTheOneReturnedLast(t *testing.T) {
+	t.Parallel()
+	p := scratches{max: 2}
+	a, b, c := p.get(), p.get(), p.get()
+	if a == b || b == c || a == c {
+		t.Fatal("get handed out one Scratch twice")
+	}
+	p.put(a)
+	p.put(b)
+	p.put(c) // a third: dropped
+	runtime.GC()
+	runtime.GC()
+	got := make(chan *bpe.Scratch)
+	go func() { got <- p.get() }()
+	if s := <-got; s != b {
+		t.Errorf("get after a, b, c were returned and two collections: %p, want b (%p)", s, b)
+	}
+	if s := p.get(); s != a {
+		t.Errorf("second get: %p, want a (%p)", s, a)
+	}
+	if s := p.get(); s == a || s == b || s == c {
+		t.Errorf("third get handed out a Scratch the pool was not to keep")
+	}
+}
