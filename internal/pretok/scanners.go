@@ -150,18 +150,10 @@ func asciiWord(text string, at int, cased bool) (end int, ok bool) {
 		}
 		from = at + 1
 	}
-	end = from
 	if cased {
-		for end < len(text) && 'A' <= text[end] && text[end] <= 'Z' {
-			end++
-		}
-		for end < len(text) && 'a' <= text[end] && text[end] <= 'z' {
-			end++
-		}
+		end = casedRun(text, from)
 	} else {
-		for end < len(text) && text[end] < utf8.RuneSelf && bmpBlocks[text[end]]&classL != 0 {
-			end++
-		}
+		end = lettersRun(text, from)
 	}
 	if end == from || end < len(text) && text[end] >= utf8.RuneSelf {
 		return 0, false
