@@ -101,7 +101,7 @@ func TestOneProcessServesEveryModelAndKindOfAPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sdkplugin.Info{Name: "faulty", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.1",
+	want := sdkplugin.Info{Name: "faulty", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.2",
 		Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer, sdkplugin.KindSentence}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)

@@ -23,14 +23,14 @@ func TestInspectAsksAnyExecutableWhatItIs(t *testing.T) {
 		{
 			name: "a tokenizer built on sdk/serve names itself and its one kind",
 			bin:  func(t *testing.T) string { _, bin := setupServed(t, plugin.KindTokenizer); return bin },
-			want: plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.1",
+			want: plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.2",
 				Kinds: []plugin.Kind{plugin.KindTokenizer}},
 		},
 		{
 			name: "a plugin serving both kinds, named by its arguments, lists both",
 			bin:  func(t *testing.T) string { _, bin := setup(t); return bin },
 			args: []string{"-name", "acme"},
-			want: plugin.Info{Name: "acme", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.1",
+			want: plugin.Info{Name: "acme", Version: "0.0.1-test", Models: []string{"alpha", "beta"}, ProtocolVersion: "1.2",
 				Kinds: []plugin.Kind{plugin.KindTokenizer, plugin.KindSentence}},
 		},
 	}

@@ -54,7 +54,7 @@ func TestAPluginBuiltOnTheServeSDKWorksThroughTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.1", Kinds: []plugin.Kind{plugin.KindTokenizer}}
+	want := plugin.Info{Name: "served", Version: "1.2.3", Models: []string{"runes", "words"}, ProtocolVersion: "1.2", Kinds: []plugin.Kind{plugin.KindTokenizer}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}

@@ -14,7 +14,7 @@ import (
 // document gives its work place up while it waits, the way Go's runtime hands off a processor
 // during a system call, so at -j 1 the host parses and chunks the next document while the
 // plugin tokenizes this one; the plugin still has at most -j calls of the run to answer. Run
-// starts twice as many goroutines as work places.
+// starts inFlight times as many goroutines as work places, so documents queue for both.
 type places struct {
 	work, wait sem
 }

@@ -31,7 +31,7 @@ type Options struct {
 	// calls, one call each (a document whose call would be one more queues for its turn).
 	Workers int
 	// Window bounds the documents in flight: read, being chunked, or done and waiting for the
-	// documents before them to be yielded. 0 means 2 × Workers; it is never less than Workers.
+	// documents before them to be yielded. 0 means 4 × Workers; it is never less than Workers.
 	Window int
 	// Timeout bounds the chunking of each document (its plugin calls included); 0 means none.
 	// A document that runs out of time gets an error naming it and the timeout. Time the
@@ -78,6 +78,15 @@ type Result struct {
 	Err error
 }
 
+// inFlight is how many documents per worker Run has in flight by default, and how many
+// goroutines it starts per worker: at -j N, N documents work, N wait on plugin calls and 2N more
+// are read and queued for their turn, so that a document whose call must wait for the plugin
+// does not leave the host idle. With 2 per
+// worker (one working, one waiting), the host idled at -j 1 whenever its document needed a call
+// while the other's was in flight: the corpus bench (64 documents, through the tiktoken plugin)
+// ran 0.74× as fast as in-process; with 4, 0.81× on the same loaded machine.
+const inFlight = 4
+
 // Run parses and chunks every Input of inputs, o.Workers at a time, and yields one Result
 // per Input, in input order, whatever the number of workers. An error yielded by inputs
 // becomes that position's Result.Err; Run goes on with the next Input, so the caller decides
@@ -96,7 +105,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 	}
 	window := o.Window
 	if window <= 0 {
-		window = 2 * workers
+		window = inFlight * workers
 	}
 	window = max(window, workers)
 	return func(yield func(Result) bool) {
@@ -152,7 +161,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			}
 		}()
 		slots := newPlaces(workers)
-		for range 2 * workers {
+		for range inFlight * workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -111,7 +111,7 @@ func TestInfoDescribesThePlugin(t *testing.T) {
 		Name:            "fake",
 		Version:         "0.1.0",
 		Models:          []string{"config", "invalid", "lying", "panicking", "plain", "runes", "unavailable", "unsupported", "words"},
-		ProtocolVersion: "1.1",
+		ProtocolVersion: "1.2",
 		Kinds:           []plugin.Kind{plugin.KindTokenizer},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -2,6 +2,7 @@ package pluginclient
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -28,10 +29,14 @@ var ErrNotRetained = errors.New("pluginclient: the plugin does not hold the text
 type Kept struct {
 	handles []uint64
 	starts  []int // starts[i] is the index of the first text of request i
+	// packed is set when every request's answer said the plugin reads packed composite texts
+	// (protocol 1.2).
+	packed bool
 }
 
-// locate returns the handle and the index within its request of text i.
-func (k *Kept) locate(i int) (uint64, uint32, bool) {
+// locate returns the index in handles of the request that holds text i and the index of the
+// text within it.
+func (k *Kept) locate(i int) (int, uint32, bool) {
 	if k == nil || i < 0 {
 		return 0, 0, false
 	}
@@ -42,7 +47,7 @@ func (k *Kept) locate(i int) (uint64, uint32, bool) {
 	if j < 0 {
 		return 0, 0, false
 	}
-	return k.handles[j], uint32(i - k.starts[j]), true
+	return j, uint32(i - k.starts[j]), true
 }
 
 // RetainBoundaries returns the token end offsets of each text, as Boundaries, and has the
@@ -56,6 +61,7 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 	var (
 		mu      sync.Mutex
 		handles = map[int]uint64{} // by the first text of each request
+		packed  = true
 	)
 	bounds, err := batched(ctx, c.client, "boundaries", texts,
 		func(ctx context.Context, s span, batch [][]byte) ([][]int, error) {
@@ -76,6 +82,7 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 			}
 			mu.Lock()
 			handles[s.lo] = resp.GetHandle()
+			packed = packed && resp.GetPackedTexts()
 			mu.Unlock()
 			return bounds, nil
 		},
@@ -83,7 +90,7 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	kept := &Kept{starts: slices.Sorted(maps.Keys(handles))}
+	kept := &Kept{starts: slices.Sorted(maps.Keys(handles)), packed: packed}
 	for _, lo := range kept.starts {
 		kept.handles = append(kept.handles, handles[lo])
 	}
@@ -98,6 +105,67 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 	if err := ctx.Err(); err != nil {
 		return nil, c.errorf("count", err)
 	}
+	for i, item := range items {
+		for j, p := range item {
+			if p.Text < 0 {
+				continue
+			}
+			if _, _, ok := kept.locate(p.Text); !ok || p.Start < 0 || p.End < p.Start {
+				return nil, c.errorf("count", fmt.Errorf("%w: item %d piece %d: no kept text %d or a bad range [%d, %d)", sdk.ErrInvalidInput, i, j, p.Text, p.Start, p.End))
+			}
+		}
+	}
+	if kept.packed {
+		return c.countPacked(ctx, kept, items)
+	}
+	return c.countComposites(ctx, kept, items)
+}
+
+// countPacked sends items as packed_texts (protocol 1.2), requests of at most the batch size.
+func (c *TokenizerClient) countPacked(ctx context.Context, kept *Kept, items [][]sdk.Piece) ([]int, error) {
+	out := make([]int, 0, len(items))
+	var buf []byte
+	for lo := 0; lo < len(items); {
+		buf = buf[:0]
+		hi := lo
+		for hi < len(items) && (hi == lo || len(buf)+packedSize(items[hi]) <= c.limits.batch) {
+			item := items[hi]
+			buf = tokenizerv1.AppendPackedComposite(buf, len(item))
+			for _, p := range item {
+				if p.Text < 0 {
+					buf = tokenizerv1.AppendPackedLiteral(buf, p.Literal)
+					continue
+				}
+				h, k, _ := kept.locate(p.Text)
+				buf = tokenizerv1.AppendPackedRange(buf, h, k, uint64(p.Start), uint64(p.End))
+			}
+			hi++
+		}
+		counts, err := c.countRanges(ctx, &tokenizerv1.CountRangesRequest{Model: c.model, PackedTexts: buf, Handles: kept.handles}, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, counts...)
+		lo = hi
+	}
+	return out, nil
+}
+
+// packedSize is the most bytes item takes in packed_texts.
+func packedSize(item []sdk.Piece) int {
+	n := binary.MaxVarintLen64
+	for _, p := range item {
+		if p.Text < 0 {
+			n += binary.MaxVarintLen64 + len(p.Literal)
+		} else {
+			n += tokenizerv1.PackedRangeSize
+		}
+	}
+	return n
+}
+
+// countComposites sends items as Composite messages, for a plugin from before protocol 1.2.
+func (c *TokenizerClient) countComposites(ctx context.Context, kept *Kept, items [][]sdk.Piece) ([]int, error) {
 	// The messages are allocated in bulk, a slice per type: a document's chunks make tens of
 	// thousands of pieces, and one allocation each cost more than sending the text did.
 	nPieces, nRanges := 0, 0
@@ -131,12 +199,9 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 				sizes[i] += len(p.Literal) + 8
 				continue
 			}
-			h, k, ok := kept.locate(p.Text)
-			if !ok || p.Start < 0 || p.End < p.Start {
-				return nil, c.errorf("count", fmt.Errorf("%w: item %d piece %d: no kept text %d or a bad range [%d, %d)", sdk.ErrInvalidInput, i, j, p.Text, p.Start, p.End))
-			}
+			h, k, _ := kept.locate(p.Text)
 			rv := &rangeVals[nr]
-			rv.Handle, rv.Text, rv.Start, rv.End = h, k, uint64(p.Start), uint64(p.End)
+			rv.Handle, rv.Text, rv.Start, rv.End = kept.handles[h], k, uint64(p.Start), uint64(p.End)
 			ro := &rangeOneofs[nr]
 			ro.Range = rv
 			nr++
@@ -155,27 +220,36 @@ func (c *TokenizerClient) CountRanges(ctx context.Context, kept *Kept, items [][
 			size += sizes[hi]
 			hi++
 		}
-		resp, err := c.rpc.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: c.model, Texts: composites[lo:hi]})
+		counts, err := c.countRanges(ctx, &tokenizerv1.CountRangesRequest{Model: c.model, Texts: composites[lo:hi]}, lo, hi)
 		if err != nil {
-			if status.Code(err) == codes.FailedPrecondition {
-				return nil, ErrNotRetained
-			}
-			return nil, c.errorf("count", rpcstatus.Decode(err))
-		}
-		counts, err := convert.Ints(resp.GetCounts())
-		if err != nil {
-			return nil, c.errorf("count", badResponse(err))
-		}
-		if len(counts) != hi-lo {
-			return nil, c.errorf("count", fmt.Errorf("%w: %d counts for %d texts", sdk.ErrBadResponse, len(counts), hi-lo))
-		}
-		for i, n := range counts {
-			if n < 0 {
-				return nil, c.errorf("count", fmt.Errorf("%w: text %d: negative count %d", sdk.ErrBadResponse, lo+i, n))
-			}
+			return nil, err
 		}
 		out = append(out, counts...)
 		lo = hi
 	}
 	return out, nil
+}
+
+// countRanges sends one CountRanges request, for items [lo, hi), and checks its answer.
+func (c *TokenizerClient) countRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest, lo, hi int) ([]int, error) {
+	resp, err := c.rpc.CountRanges(ctx, req)
+	if err != nil {
+		if status.Code(err) == codes.FailedPrecondition {
+			return nil, ErrNotRetained
+		}
+		return nil, c.errorf("count", rpcstatus.Decode(err))
+	}
+	counts, err := convert.Ints(resp.GetCounts())
+	if err != nil {
+		return nil, c.errorf("count", badResponse(err))
+	}
+	if len(counts) != hi-lo {
+		return nil, c.errorf("count", fmt.Errorf("%w: %d counts for %d texts", sdk.ErrBadResponse, len(counts), hi-lo))
+	}
+	for i, n := range counts {
+		if n < 0 {
+			return nil, c.errorf("count", fmt.Errorf("%w: text %d: negative count %d", sdk.ErrBadResponse, lo+i, n))
+		}
+	}
+	return counts, nil
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
+	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -36,6 +37,9 @@ func TestRetainBoundariesAndCountRanges(t *testing.T) {
 	}
 	if len(kept.handles) < 10 {
 		t.Fatalf("%d requests for %d texts at a 64-byte batch; the test means to cross several", len(kept.handles), len(texts))
+	}
+	if !kept.packed {
+		t.Error("the SDK's plugin did not say it reads packed texts (protocol 1.2)")
 	}
 	want, _ := sdk.Words{}.Boundaries(ctx, texts)
 	if diff := cmp.Diff(want, bounds); diff != "" {
@@ -196,4 +200,72 @@ type badPacked struct{ oneZero }
 
 func (badPacked) RetainBoundaries(context.Context, *tokenizerv1.RetainRequest) (*tokenizerv1.RetainedBoundaries, error) {
 	return &tokenizerv1.RetainedBoundaries{PackedEnds: []byte{1, 3}, Handle: 1}, nil
+}
+
+// oneOne is a tokenizer service of protocol 1.1: it keeps texts and counts composites sent as
+// messages, and knows nothing of packed_texts.
+type oneOne struct {
+	oneZero
+	kept   [][]string
+	packed bool // a CountRanges request came with packed_texts
+}
+
+func (o *oneOne) RetainBoundaries(ctx context.Context, req *tokenizerv1.RetainRequest) (*tokenizerv1.RetainedBoundaries, error) {
+	texts := make([]string, len(req.GetTexts()))
+	for i, b := range req.GetTexts() {
+		texts[i] = string(b)
+	}
+	o.kept = append(o.kept, texts)
+	bounds, _ := sdk.Words{}.Boundaries(ctx, texts)
+	return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: uint64(len(o.kept))}, nil
+}
+
+func (o *oneOne) CountRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest) (*tokenizerv1.CountResponse, error) {
+	o.packed = o.packed || len(req.GetPackedTexts()) > 0
+	var texts []string
+	for _, c := range req.GetTexts() {
+		var sb strings.Builder
+		for _, p := range c.GetPieces() {
+			if rg := p.GetRange(); rg != nil {
+				sb.WriteString(o.kept[rg.GetHandle()-1][rg.GetText()][rg.GetStart():rg.GetEnd()])
+			} else {
+				sb.Write(p.GetLiteral())
+			}
+		}
+		texts = append(texts, sb.String())
+	}
+	counts, _ := sdk.Words{}.Count(ctx, texts)
+	return &tokenizerv1.CountResponse{Counts: convert.Int64s(counts)}, nil
+}
+
+func TestAOneOnePluginGetsCompositesAsMessages(t *testing.T) {
+	t.Parallel()
+	s := grpc.NewServer()
+	old := &oneOne{}
+	tokenizerv1.RegisterTokenizerServer(s, old)
+	tc := NewTokenizerClient(serveConn(t, s), "old")
+	tc.limits = limits{batch: 64, max: 1 << 20}
+	texts := []string{"one two three", "four five six seven", "eight"}
+	_, kept, err := tc.RetainBoundaries(t.Context(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.packed {
+		t.Fatal("a 1.1 plugin's answer taken as one that reads packed texts")
+	}
+	items := [][]sdk.Piece{
+		{sdk.LiteralPiece("ctx › "), {Text: 0, Start: 4, End: 13}, sdk.LiteralPiece("\n\n"), {Text: 1, Start: 0, End: 9}},
+		{},
+		{{Text: 2, Start: 0, End: 5}},
+	}
+	got, err := tc.CountRanges(t.Context(), kept, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.packed {
+		t.Error("a 1.1 plugin was sent packed_texts")
+	}
+	if diff := cmp.Diff([]int{6, 0, 1}, got); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
 }

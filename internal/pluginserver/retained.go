@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"sync"
+	"unsafe"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -93,13 +94,13 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 		return nil, rpcstatus.Encode(err)
 	}
 	if !req.GetPackedEnds() {
-		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts)}, nil
+		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts), PackedTexts: true}, nil
 	}
 	packed, err := packEnds(bounds)
 	if err != nil {
 		return nil, err
 	}
-	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts)}, nil
+	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts), PackedTexts: true}, nil
 }
 
 func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest) (resp *tokenizerv1.CountResponse, err error) {
@@ -108,38 +109,109 @@ func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.Coun
 	if err != nil {
 		return nil, err
 	}
-	texts := make([]string, len(req.GetTexts()))
-	var buf []byte
-	for i, c := range req.GetTexts() {
-		buf = buf[:0]
-		for j, p := range c.GetPieces() {
-			switch piece := p.GetPiece().(type) {
-			case *tokenizerv1.Piece_Literal:
-				buf = append(buf, piece.Literal...)
-			case *tokenizerv1.Piece_Range:
-				rg := piece.Range
-				kept, err := t.kept.get(rg.GetHandle(), req.GetModel())
-				if err != nil {
-					return nil, err
-				}
-				if int(rg.GetText()) >= len(kept) {
-					return nil, status.Errorf(codes.InvalidArgument, "text %d piece %d: text %d of retained texts %d, which hold %d", i, j, rg.GetText(), rg.GetHandle(), len(kept))
-				}
-				s := kept[rg.GetText()]
-				if rg.GetStart() > rg.GetEnd() || rg.GetEnd() > uint64(len(s)) {
-					return nil, status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, rg.GetStart(), rg.GetEnd(), len(s))
-				}
-				buf = append(buf, s[rg.GetStart():rg.GetEnd()]...)
-			default:
-				return nil, status.Errorf(codes.InvalidArgument, "text %d piece %d: neither literal nor range", i, j)
-			}
-		}
-		texts[i] = string(buf)
+	var b textsBuilder
+	if packed := req.GetPackedTexts(); len(packed) > 0 {
+		err = t.buildPacked(&b, req.GetModel(), packed, req.GetHandles())
+	} else {
+		err = t.buildComposites(&b, req.GetModel(), req.GetTexts())
+	}
+	if err != nil {
+		return nil, err
 	}
 	defer t.calls.hold(ctx)()
-	counts, err := tc.Count(ctx, texts)
+	counts, err := tc.Count(ctx, b.texts())
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
 	return &tokenizerv1.CountResponse{Counts: convert.Int64s(counts)}, nil
+}
+
+// buildComposites builds the texts of composites, the messages of CountRangesRequest.texts.
+func (t *tokenizerServer) buildComposites(b *textsBuilder, model string, composites []*tokenizerv1.Composite) error {
+	for i, c := range composites {
+		for j, p := range c.GetPieces() {
+			switch piece := p.GetPiece().(type) {
+			case *tokenizerv1.Piece_Literal:
+				b.buf = append(b.buf, piece.Literal...)
+			case *tokenizerv1.Piece_Range:
+				rg := piece.Range
+				if err := t.appendRange(b, model, rg.GetHandle(), rg.GetText(), rg.GetStart(), rg.GetEnd(), i, j); err != nil {
+					return err
+				}
+			default:
+				return status.Errorf(codes.InvalidArgument, "text %d piece %d: neither literal nor range", i, j)
+			}
+		}
+		b.end()
+	}
+	return nil
+}
+
+// buildPacked builds the texts of packed, CountRangesRequest.packed_texts (protocol 1.2).
+func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []byte, handles []uint64) error {
+	j := 0 // the piece within its composite
+	_, err := tokenizerv1.RangePackedTexts(packed,
+		func(i int, p tokenizerv1.PackedPiece) error {
+			defer func() { j++ }()
+			if p.IsLiteral {
+				b.buf = append(b.buf, p.Literal...)
+				return nil
+			}
+			if p.Handle >= uint64(len(handles)) {
+				return status.Errorf(codes.InvalidArgument, "text %d piece %d: handle %d of %d", i, j, p.Handle, len(handles))
+			}
+			return t.appendRange(b, model, handles[p.Handle], p.Text, p.Start, p.End, i, j)
+		},
+		func(int) error {
+			b.end()
+			j = 0
+			return nil
+		})
+	if err != nil {
+		if _, ok := status.FromError(err); ok {
+			return err
+		}
+		return status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	return nil
+}
+
+// appendRange appends [start, end) of text text of the texts kept under handle to b, for piece
+// j of composite i.
+func (t *tokenizerServer) appendRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
+	kept, err := t.kept.get(handle, model)
+	if err != nil {
+		return err
+	}
+	if int(text) >= len(kept) {
+		return status.Errorf(codes.InvalidArgument, "text %d piece %d: text %d of retained texts %d, which hold %d", i, j, text, handle, len(kept))
+	}
+	s := kept[text]
+	if start > end || end > uint64(len(s)) {
+		return status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
+	}
+	b.buf = append(b.buf, s[start:end]...)
+	return nil
+}
+
+// textsBuilder builds the texts of a CountRanges request in one buffer: a request holds
+// thousands of them, and one allocation each cost as much as their bytes did.
+type textsBuilder struct {
+	buf  []byte
+	ends []int // ends[i] is the end of text i in buf
+}
+
+// end ends the text being built.
+func (b *textsBuilder) end() { b.ends = append(b.ends, len(b.buf)) }
+
+// texts returns the texts built, which share buf: it must not be appended to afterwards.
+func (b *textsBuilder) texts() []string {
+	out := make([]string, len(b.ends))
+	all := unsafe.String(unsafe.SliceData(b.buf), len(b.buf))
+	start := 0
+	for i, e := range b.ends {
+		out[i] = all[start:e]
+		start = e
+	}
+	return out
 }

@@ -90,3 +90,68 @@ func TestDecreasingBoundariesCannotBePackedAndAreAnInternalError(t *testing.T) {
 		t.Errorf("err = %v, want INTERNAL about a decreasing offset", err)
 	}
 }
+
+func TestCountRangesReadsPackedTextsAndComposites(t *testing.T) {
+	t.Parallel()
+	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}})}, kept: newRetained(4, 1<<20)}
+	ctx := t.Context()
+	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "words", Texts: [][]byte{[]byte("one two three"), []byte("four five")}, PackedEnds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !kept.GetPackedTexts() {
+		t.Fatal("RetainBoundaries does not say the plugin reads packed texts")
+	}
+	var packed []byte
+	packed = tokenizerv1.AppendPackedComposite(packed, 3)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "a context › ")
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 4, 13)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 0, 4)
+	packed = tokenizerv1.AppendPackedComposite(packed, 0)
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 5, 9)
+	handles := []uint64{kept.GetHandle()}
+	got, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "words", PackedTexts: packed, Handles: handles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "a context › two threefour", "", "five"
+	if want := []int64{5, 0, 1}; !cmp.Equal(want, got.GetCounts()) {
+		t.Errorf("counts = %v, want %v", got.GetCounts(), want)
+	}
+	rg := func(text uint32, start, end uint64) *tokenizerv1.Piece {
+		return &tokenizerv1.Piece{Piece: &tokenizerv1.Piece_Range{Range: &tokenizerv1.Range{Handle: kept.GetHandle(), Text: text, Start: start, End: end}}}
+	}
+	messages, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "words", Texts: []*tokenizerv1.Composite{
+		{Pieces: []*tokenizerv1.Piece{{Piece: &tokenizerv1.Piece_Literal{Literal: []byte("a context › ")}}, rg(0, 4, 13), rg(1, 0, 4)}},
+		{},
+		{Pieces: []*tokenizerv1.Piece{rg(1, 5, 9)}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(got.GetCounts(), messages.GetCounts()) {
+		t.Errorf("composites counted %v, packed %v", messages.GetCounts(), got.GetCounts())
+	}
+
+	for _, tt := range []struct {
+		name    string
+		packed  []byte
+		handles []uint64
+		want    string
+	}{
+		{"a handle index past handles", tokenizerv1.AppendPackedRange([]byte{1}, 1, 0, 0, 1), handles, "text 0 piece 0: handle 1 of 1"},
+		{"a range past its text", tokenizerv1.AppendPackedRange([]byte{1}, 0, 1, 2, 99), handles, "text 0 piece 0: range [2, 99) outside a text of 9 bytes"},
+		{"a text past the request's", tokenizerv1.AppendPackedRange([]byte{2, 0}, 0, 5, 0, 0), handles, "text 0 piece 1: text 5 of retained texts"},
+		{"bytes that are not the packed form", []byte{1, 8}, handles, "composite 0 piece 0: a literal of 4 bytes, 0 left"},
+	} {
+		_, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "words", PackedTexts: tt.packed, Handles: tt.handles})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want INVALID_ARGUMENT containing %q", tt.name, err, tt.want)
+		}
+	}
+	_, err = s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "words", PackedTexts: tokenizerv1.AppendPackedRange([]byte{1}, 0, 0, 0, 1), Handles: []uint64{999}})
+	if status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("a handle no longer kept: err = %v, want FAILED_PRECONDITION", err)
+	}
+}

@@ -93,7 +93,7 @@ func TestAHostStartsTheProcessAndTalksToIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := plugin.Info{Name: "serve-test", Version: "9.9.9", Models: []string{"runes", "words"}, ProtocolVersion: "1.1", Kinds: []plugin.Kind{plugin.KindTokenizer}}
+	want := plugin.Info{Name: "serve-test", Version: "9.9.9", Models: []string{"runes", "words"}, ProtocolVersion: "1.2", Kinds: []plugin.Kind{plugin.KindTokenizer}}
 	if diff := cmp.Diff(want, info); diff != "" {
 		t.Errorf("Info (-want +got):\n%s", diff)
 	}

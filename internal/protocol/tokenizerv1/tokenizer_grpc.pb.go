@@ -1,4 +1,4 @@
-// chunkkit tokenizer protocol version: 1.1
+// chunkkit tokenizer protocol version: 1.2
 //
 // The tokenizer service of a chunkkit plugin. This file is the specification for plugins
 // written in any language; docs/protocol.md describes the handshake, the error codes and the

@@ -9,7 +9,7 @@ const ProtocolVersion = 1
 
 // ProtocolMinor is the minor version of tokenizer.proto: it grows when an RPC or a field is
 // added. It must equal the "MINOR" of the .proto's header line (a test checks).
-const ProtocolMinor = 1
+const ProtocolMinor = 2
 
 // Version returns the protocol version as "MAJOR.MINOR", the form of InfoResponse.protocol_version.
 func Version() string {
