@@ -10,21 +10,18 @@ type Scratch struct {
 	bits   []uint64    // bit i set: position i of the piece may still start a token
 }
 
-// keepScratch is the most entries Trim leaves a Scratch's buffers: a piece's tokens and
-// candidates, and bits for its positions (64 a word). Ordinary text's pieces need a few; a
+// Trim drops those of s's buffers (a piece's tokens and candidates, and bits for its
+// positions) that hold more than maxBytes, keeping its cache, so that s can be kept for reuse
+// without holding on to what one long piece grew. Ordinary text's pieces need a few bytes; a
 // megabyte-long piece grows them to megabytes.
-const keepScratch = 1 << 12
-
-// Trim drops what a long piece grew s's buffers to, keeping its cache, so that s can be kept
-// for reuse without holding on to megabytes.
-func (s *Scratch) Trim() {
-	if cap(s.tokens) > keepScratch {
+func (s *Scratch) Trim(maxBytes int) {
+	if 4*cap(s.tokens) > maxBytes {
 		s.tokens = nil
 	}
-	if cap(s.cands) > keepScratch {
+	if 4*cap(s.cands) > maxBytes {
 		s.cands = nil
 	}
-	if cap(s.bits) > keepScratch {
+	if 8*cap(s.bits) > maxBytes {
 		s.bits = nil
 	}
 }

@@ -8,24 +8,29 @@ import (
 )
 
 // TestTrimDropsWhatALongPieceGrewAndKeepsTheCache encodes a piece long enough to grow a
-// Scratch's buffers past keepScratch: Trim drops them and keeps the cache, so that a short
-// piece counted before is still a hit, and s still encodes a long piece as before.
+// Scratch's buffers past what Trim is asked to keep: Trim drops them and keeps the cache, so
+// that a short piece counted before is still a hit, and s still encodes a long piece as
+// before; buffers within the limit stay.
 func TestTrimDropsWhatALongPieceGrewAndKeepsTheCache(t *testing.T) {
 	t.Parallel()
 	v := loaded(t)[0]
 	var s Scratch
 	short := "chunkkitty"
 	n := v.CountPiece(short, &s)
-	long := strings.Repeat("a", 64*keepScratch+1)
+	const keep = 4 << 10
+	long := strings.Repeat("a", 64*keep+1)
 	want := slices.Clone(v.Encode(long, &s))
-	if cap(s.tokens) <= keepScratch && cap(s.cands) <= keepScratch && cap(s.bits) <= keepScratch {
-		t.Fatalf("a %d-byte piece grew no buffer past %d entries: tokens %d, cands %d, bits %d",
-			len(long), keepScratch, cap(s.tokens), cap(s.cands), cap(s.bits))
+	if 4*cap(s.tokens) <= keep || 8*cap(s.bits) <= keep {
+		t.Fatalf("a %d-byte piece grew the buffers to tokens %d, bits %d entries only", len(long), cap(s.tokens), cap(s.bits))
 	}
-	s.Trim()
-	if cap(s.tokens) > keepScratch || cap(s.cands) > keepScratch || cap(s.bits) > keepScratch {
-		t.Errorf("after Trim: tokens %d, cands %d, bits %d entries, want at most %d each",
-			cap(s.tokens), cap(s.cands), cap(s.bits), keepScratch)
+	bytes := 4*cap(s.tokens) + 4*cap(s.cands) + 8*cap(s.bits)
+	s.Trim(bytes)
+	if 4*cap(s.tokens)+4*cap(s.cands)+8*cap(s.bits) != bytes {
+		t.Errorf("Trim(%d) dropped a buffer of at most that", bytes)
+	}
+	s.Trim(keep)
+	if 4*cap(s.tokens) > keep || 4*cap(s.cands) > keep || 8*cap(s.bits) > keep {
+		t.Errorf("after Trim(%d): tokens %d, cands %d, bits %d entries", keep, cap(s.tokens), cap(s.cands), cap(s.bits))
 	}
 	if c := s.cached(keyOf(short), short); c == nil || int(c.count) != n || len(c.lens()) != n {
 		t.Errorf("after Trim the cache has %q as %+v; want its %d tokens", short, c, n)
