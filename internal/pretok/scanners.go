@@ -58,6 +58,9 @@ func Cl100k(text string, at int) int {
 	if end, ok := asciiOther(text, at, "\r\n"); ok {
 		return end
 	}
+	if end, ok := asciiSpaceOrDigits(text, at); ok {
+		return end
+	}
 	c0, size0 := classAt(text, at)
 	if isPrefix(c0) {
 		if c1, _ := classAt(text, at+size0); c1&classL != 0 {
@@ -99,6 +102,9 @@ func O200k(text string, at int) int {
 		return withContraction(text, end)
 	}
 	if end, ok := asciiOther(text, at, "\r\n/"); ok {
+		return end
+	}
+	if end, ok := asciiSpaceOrDigits(text, at); ok {
 		return end
 	}
 	c0, size0 := classAt(text, at)
@@ -188,6 +194,27 @@ func asciiOther(text string, at int, tail string) (end int, ok bool) {
 		end++
 	}
 	return end, true
+}
+
+// asciiSpaceOrDigits is the fast path of Cl100kPattern's and O200kPattern's white-space and
+// digit alternatives where no alternative before them can match: at a line break (never a
+// word's prefix), at ASCII white space followed by more or by the end (a prefix with no word
+// after it), and at an ASCII digit (neither a prefix nor a letter), where \p{N}{1,3} takes up
+// to three digits. It reports false where it does not apply; the caller then takes the
+// general path, which finds the same match there. (The contraction of Cl100kPattern starts
+// with an apostrophe.)
+func asciiSpaceOrDigits(text string, at int) (end int, ok bool) {
+	switch b := text[at]; {
+	case b == '\n' || b == '\r':
+		return splitSpace(text, at), true
+	case '0' <= b && b <= '9':
+		return skipN(text, at, classN, 3), true
+	case b < utf8.RuneSelf && bmpBlocks[b]&classSpace != 0:
+		if at+1 == len(text) || text[at+1] < utf8.RuneSelf && bmpBlocks[text[at+1]]&classSpace != 0 {
+			return splitSpace(text, at), true
+		}
+	}
+	return 0, false
 }
 
 // contraction returns the length of the contraction 's, 't, 're, 've, 'm, 'll or 'd at at, or
