@@ -17,6 +17,9 @@ type pluginCounter struct {
 	s     *supervisor
 	model string
 	name  string
+	// retains and counts merge the calls of documents that queue for their turn (merge.go).
+	retains merger[retainCall]
+	counts  merger[countCall]
 }
 
 var (
@@ -91,17 +94,17 @@ var _ sdk.Retainer = (*pluginCounter)(nil)
 // keeps the texts and CountPieces sends only the literal pieces and the ranges; with a 1.0
 // plugin it is Boundaries, and CountPieces sends the built texts with Count.
 func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	if bounds, retained, err, ok := c.mergedRetain(ctx, texts); ok {
+		return bounds, retained, err
+	}
 	defer sdk.StartWait(ctx)()
-	var (
-		bounds [][]int
-		kept   *pluginclient.Kept
-		inst   *instance
-	)
-	err := c.s.call(ctx, func(in *instance) (err error) {
-		inst = in
-		bounds, kept, err = in.tokenizer.WithModel(c.model).RetainBoundaries(ctx, texts)
-		return err
-	})
+	return c.retainAlone(ctx, texts)
+}
+
+// retainAlone is RetainBoundaries as a call of its own, for a caller whose turn to call has
+// come (sdk.StartWait).
+func (c *pluginCounter) retainAlone(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	bounds, kept, inst, err := c.keep(ctx, texts)
 	if errors.Is(err, pluginclient.ErrNotRetained) {
 		bounds, err := c.Boundaries(ctx, texts)
 		if err != nil {
@@ -115,25 +118,51 @@ func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([
 	return bounds, &pluginRetained{c: c, inst: inst, kept: kept, texts: texts}, nil
 }
 
+// keep has the plugin's current process keep texts (RetainBoundaries) and returns their
+// boundaries, the Kept that names them and the process.
+func (c *pluginCounter) keep(ctx context.Context, texts []string) (bounds [][]int, kept *pluginclient.Kept, inst *instance, err error) {
+	err = c.s.call(ctx, func(in *instance) (err error) {
+		inst = in
+		bounds, kept, err = in.tokenizer.WithModel(c.model).RetainBoundaries(ctx, texts)
+		return err
+	})
+	return bounds, kept, inst, err
+}
+
 // pluginRetained counts pieces of texts a plugin process keeps. When that process is gone
 // (restarted since) or has dropped the texts, it sends the built texts with Count instead,
 // so the answer is the same whatever happened to the process in between.
 type pluginRetained struct {
-	c     *pluginCounter
-	inst  *instance
-	kept  *pluginclient.Kept
-	texts []string
+	c    *pluginCounter
+	inst *instance
+	kept *pluginclient.Kept
+	// offset is the index in kept of the first of texts: a RetainBoundaries merged with other
+	// documents' (merge.go) kept theirs too.
+	offset int
+	texts  []string
 }
 
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
+	if counts, err, ok := r.mergedCount(ctx, items); ok {
+		return counts, err
+	}
 	defer sdk.StartWait(ctx)()
+	return r.countAlone(ctx, items)
+}
+
+// countAlone is CountPieces as a call of its own, for a caller whose turn to call has come.
+func (r *pluginRetained) countAlone(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
 	fallback := sdk.CountingRetained{Counter: r.c, Texts: r.texts}
+	sent := items
+	if r.offset != 0 {
+		sent = shiftPieces(items, r.offset)
+	}
 	var counts []int
 	err := r.c.s.call(ctx, func(inst *instance) (err error) {
 		if inst != r.inst {
 			return pluginclient.ErrNotRetained // a new process: it never had the texts
 		}
-		counts, err = inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, items)
+		counts, err = inst.tokenizer.WithModel(r.c.model).CountRanges(ctx, r.kept, sent)
 		return err
 	})
 	if errors.Is(err, pluginclient.ErrNotRetained) {
@@ -143,6 +172,23 @@ func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) (
 		return nil, err
 	}
 	return counts, nil
+}
+
+// shiftPieces returns a copy of items whose pieces of retained texts name the text by that
+// much further on.
+func shiftPieces(items [][]sdk.Piece, by int) [][]sdk.Piece {
+	out := make([][]sdk.Piece, len(items))
+	for i, it := range items {
+		o := make([]sdk.Piece, len(it))
+		for j, p := range it {
+			if p.Text >= 0 {
+				p.Text += by
+			}
+			o[j] = p
+		}
+		out[i] = o
+	}
+	return out
 }
 
 // call runs rpc on the plugin's current process and turns its error into what the caller sees

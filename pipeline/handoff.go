@@ -51,9 +51,10 @@ type handoff struct {
 	p     *places
 	ctx   context.Context // the run's: once it is done, no place is waited for
 	mu    sync.Mutex
-	work  bool // holds a work place
-	wait  bool // holds a wait place
-	waits int
+	work  bool     // holds a work place
+	wait  bool     // holds a wait place
+	waits int      // calls the document waits on (hook)
+	parks int      // calls of others the document waits on (park)
 	limit *elastic // the document's timeout, once chunking starts; nil without one
 }
 
@@ -82,7 +83,7 @@ func (h *handoff) chunking(ctx context.Context, timeout time.Duration) (cctx con
 		h.mu.Unlock()
 		ctx, cancel = e, e.release
 	}
-	return sdk.WithWaitHook(ctx, h.hook), cancel
+	return sdk.WithParkHook(sdk.WithWaitHook(ctx, h.hook), h.park), cancel
 }
 
 // done gives back whatever places the document holds.
@@ -121,20 +122,56 @@ func (h *handoff) hook() (resume func()) {
 		h.wait = h.queue(h.p.wait)
 	}
 	h.mu.Unlock()
+	return h.once(func() {
+		h.waits--
+		if h.waits == 0 && h.wait {
+			h.p.wait.give()
+			h.wait = false
+		}
+		h.rejoin()
+	})
+}
+
+// park is the document's sdk.WithParkHook hook: the document waits on a call another document
+// makes for it (host plugin clients merge the calls of documents queued for a wait place), so
+// it gives its work place up, takes no wait place, and its clock stops: the call's maker has
+// the call's deadline.
+func (h *handoff) park() (resume func()) {
+	h.mu.Lock()
+	h.parks++
+	if h.work {
+		h.p.work.give()
+		h.work = false
+	}
+	if h.limit != nil {
+		h.limit.pause()
+	}
+	h.mu.Unlock()
+	return h.once(func() {
+		h.parks--
+		if h.limit != nil {
+			h.limit.resume()
+		}
+		h.rejoin()
+	})
+}
+
+// once returns a function that runs f with h.mu held, the first time it is called.
+func (h *handoff) once(f func()) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			h.waits--
-			if h.waits == 0 {
-				if h.wait {
-					h.p.wait.give()
-					h.wait = false
-				}
-				h.work = h.queue(h.p.work)
-			}
+			f()
 		})
+	}
+}
+
+// rejoin takes a work place back once the document waits on nothing; h.mu is held.
+func (h *handoff) rejoin() {
+	if h.waits == 0 && h.parks == 0 && !h.work {
+		h.work = h.queue(h.p.work)
 	}
 }
 
@@ -148,7 +185,7 @@ type elastic struct {
 	done     chan struct{}
 	mu       sync.Mutex
 	deadline time.Time
-	paused   bool
+	pauses   int           // pause calls not yet resumed: the clock runs at 0
 	left     time.Duration // while paused: the time that was left
 	timer    *time.Timer
 	err      error
@@ -184,14 +221,18 @@ func (e *elastic) Err() error {
 
 func (e *elastic) Value(key any) any { return e.parent.Value(key) }
 
-// pause stops the clock: until resume, the deadline does not come nearer.
+// pause stops the clock: until resume, the deadline does not come nearer. Pauses nest: the
+// clock runs again once every pause has been resumed.
 func (e *elastic) pause() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.err != nil || e.paused {
+	if e.err != nil {
 		return
 	}
-	e.paused = true
+	e.pauses++
+	if e.pauses > 1 {
+		return
+	}
 	e.left = time.Until(e.deadline)
 	e.timer.Stop()
 }
@@ -200,10 +241,13 @@ func (e *elastic) pause() {
 func (e *elastic) resume() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.err != nil || !e.paused {
+	if e.err != nil || e.pauses == 0 {
 		return
 	}
-	e.paused = false
+	e.pauses--
+	if e.pauses > 0 {
+		return
+	}
 	e.deadline = time.Now().Add(e.left)
 	e.timer.Reset(e.left)
 }
@@ -211,8 +255,8 @@ func (e *elastic) resume() {
 // expire ends the context when its deadline has passed, or sets the timer again when it moved.
 func (e *elastic) expire() {
 	e.mu.Lock()
-	if left := time.Until(e.deadline); e.paused || (left > 0 && e.err == nil) {
-		if !e.paused {
+	if left := time.Until(e.deadline); e.pauses > 0 || (left > 0 && e.err == nil) {
+		if e.pauses == 0 {
 			e.timer.Reset(left)
 		}
 		e.mu.Unlock()

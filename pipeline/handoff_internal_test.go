@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 func TestElasticDeadline(t *testing.T) {
@@ -71,4 +73,61 @@ func TestElasticDeadline(t *testing.T) {
 			t.Errorf("Err = %v after release, want Canceled", e.Err())
 		}
 	})
+}
+
+func TestElasticPausesNest(t *testing.T) {
+	t.Parallel()
+	e := newElastic(context.Background(), 60*time.Millisecond)
+	defer e.release()
+	e.pause()
+	e.pause()
+	e.resume() // one pause is still on
+	time.Sleep(120 * time.Millisecond)
+	if e.Err() != nil {
+		t.Fatalf("Err = %v with one pause still on", e.Err())
+	}
+	e.resume()
+	select {
+	case <-e.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("not done after its last pause ended and its time ran out")
+	}
+}
+
+// TestAParkedDocumentHoldsNoPlace checks sdk.StartPark through a document's handoff: the
+// document gives its work place up and takes no wait place (another document may call), its
+// clock stops while it is parked, and it takes a work place back when it resumes.
+func TestAParkedDocumentHoldsNoPlace(t *testing.T) {
+	t.Parallel()
+	p := newPlaces(1)
+	start := make(chan struct{})
+	close(start)
+	h := p.hold(context.Background(), start)
+	if !h.work {
+		t.Fatal("the document has no work place")
+	}
+	ctx, cancel := h.chunking(context.Background(), 80*time.Millisecond)
+	defer cancel()
+	resume, ok := sdk.StartPark(ctx)
+	if !ok {
+		t.Fatal("a document's context cannot park")
+	}
+	if h.work || h.wait {
+		t.Errorf("parked, the document holds work %t, wait %t; want neither", h.work, h.wait)
+	}
+	other := p.hold(context.Background(), start) // takes the free work place
+	otherCtx, otherCancel := other.chunking(context.Background(), 0)
+	defer otherCancel()
+	done := sdk.StartWait(otherCtx) // the wait place is free too
+	time.Sleep(150 * time.Millisecond)
+	if ctx.Err() != nil {
+		t.Errorf("the parked document's clock ran: %v", ctx.Err())
+	}
+	done()
+	other.done()
+	resume()
+	if !h.work {
+		t.Error("the document did not take its work place back")
+	}
+	h.done()
 }

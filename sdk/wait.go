@@ -30,3 +30,36 @@ func StartWait(ctx context.Context) (resume func()) {
 	}
 	return func() {}
 }
+
+// parkHookKey is the context key of a park hook.
+type parkHookKey struct{}
+
+// WithParkHook returns a copy of ctx that carries hook, the scheduler's side of StartPark. hook
+// must be safe for concurrent use, and the function it returns is called exactly once.
+func WithParkHook(ctx context.Context, hook func() (resume func())) context.Context {
+	return context.WithValue(ctx, parkHookKey{}, hook)
+}
+
+// StartPark tells ctx's park hook, if it has one (WithParkHook), that the caller is about to
+// wait for a call that another caller makes on its behalf, one it joined (a client that merges
+// the calls of several documents into one request), and returns the function to call when the
+// wait is over, and whether ctx has a park hook. A scheduler lets another job run on the
+// caller's place meanwhile, as it does for StartWait, but the caller takes no turn to call, and
+// its time does not count against its deadline: the call's maker answers for that. Without a
+// park hook the caller should make its own call: merging calls is for a scheduler that bounds
+// the calls in flight (StartWait) and can park the others.
+func StartPark(ctx context.Context) (resume func(), ok bool) {
+	if hook, ok := ctx.Value(parkHookKey{}).(func() func()); ok && hook != nil {
+		if resume := hook(); resume != nil {
+			return resume, true
+		}
+		return func() {}, true
+	}
+	return func() {}, false
+}
+
+// CanPark reports whether ctx has a park hook (WithParkHook).
+func CanPark(ctx context.Context) bool {
+	hook, ok := ctx.Value(parkHookKey{}).(func() func())
+	return ok && hook != nil
+}

@@ -39,3 +39,31 @@ func TestStartWait(t *testing.T) {
 		sdk.StartWait(ctx)()
 	})
 }
+
+func TestStartPark(t *testing.T) {
+	t.Parallel()
+	if resume, ok := sdk.StartPark(context.Background()); !ok && resume != nil {
+		resume()
+	} else {
+		t.Error("a context without a park hook says it can park")
+	}
+	if sdk.CanPark(context.Background()) {
+		t.Error("CanPark without a hook")
+	}
+	parked, resumed := 0, 0
+	ctx := sdk.WithParkHook(context.Background(), func() func() {
+		parked++
+		return func() { resumed++ }
+	})
+	if !sdk.CanPark(ctx) {
+		t.Error("CanPark with a hook is false")
+	}
+	resume, ok := sdk.StartPark(ctx)
+	if !ok || parked != 1 || resumed != 0 {
+		t.Fatalf("StartPark: ok %t, parked %d, resumed %d; want true, 1, 0", ok, parked, resumed)
+	}
+	resume()
+	if resumed != 1 {
+		t.Errorf("resumed %d times, want 1", resumed)
+	}
+}

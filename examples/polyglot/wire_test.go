@@ -318,8 +318,16 @@ func command(t *testing.T, name string, env ...string) (*exec.Cmd, *bytes.Buffer
 	if !ok {
 		t.Fatalf("no plugin %s in %s", name, dir)
 	}
+	// The plugins put their sockets in $TMPDIR by default, and a killed plugin leaves its socket
+	// behind: a directory of the test's own keeps them out of /tmp (short, as a socket path
+	// must fit in 108 bytes).
+	tmp, err := os.MkdirTemp("", "ck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	cmd := exec.Command(entry.Path, entry.Args...)
-	cmd.Env = append(append(os.Environ(), handshakeEnv()...), env...)
+	cmd.Env = append(append(append(os.Environ(), "TMPDIR="+tmp), handshakeEnv()...), env...)
 	stdout, stderr := new(bytes.Buffer), new(syncBuffer)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd, stdout, stderr

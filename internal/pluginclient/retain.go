@@ -32,6 +32,26 @@ type Kept struct {
 	// packed is set when every request's answer said the plugin reads packed composite texts
 	// (protocol 1.2).
 	packed bool
+	texts  int // how many texts the call kept
+}
+
+// MergeKept returns one Kept that names the texts of every Kept of kepts, those of kepts[i]
+// from offsets[i] on, so that one CountRanges counts pieces of texts kept by several
+// RetainBoundaries calls (of one plugin process): a piece of text t of kepts[i] is text
+// offsets[i]+t of the merged Kept.
+func MergeKept(kepts []*Kept) (merged *Kept, offsets []int) {
+	merged = &Kept{packed: true}
+	offsets = make([]int, len(kepts))
+	for i, k := range kepts {
+		offsets[i] = merged.texts
+		for j, h := range k.handles {
+			merged.handles = append(merged.handles, h)
+			merged.starts = append(merged.starts, merged.texts+k.starts[j])
+		}
+		merged.packed = merged.packed && k.packed
+		merged.texts += k.texts
+	}
+	return merged, offsets
 }
 
 // locate returns the index in handles of the request that holds text i and the index of the
@@ -90,7 +110,7 @@ func (c *TokenizerClient) RetainBoundaries(ctx context.Context, texts []string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	kept := &Kept{starts: slices.Sorted(maps.Keys(handles)), packed: packed}
+	kept := &Kept{starts: slices.Sorted(maps.Keys(handles)), packed: packed, texts: len(texts)}
 	for _, lo := range kept.starts {
 		kept.handles = append(kept.handles, handles[lo])
 	}
