@@ -22,19 +22,22 @@ type backtrackEncoder struct {
 }
 
 // scratches keeps the encoder's working memory, each Scratch with its cache of the pieces it
-// encoded, for the next text: the one used last is handed out first, and the garbage
-// collector does not empty it. A sync.Pool did both worse where it counted: through the
-// plugin each request runs on a goroutine of its own, which a sync.Pool often gave a Scratch
-// other than the one the request before used (its per-P lists) or a new one after a
-// collection, so pieces the encoder had seen were encoded again (Encode was 16.6% of the
-// plugin's counting time on 4 MB of English o200k, 14% in-process; with this, 13.5%, and the
-// host's and plugin's CPU per 4 MB fell 4–6.5%). It keeps at most max
-// Scratches, as many as ever worked at once up to that; each's cache is 2 MB, and buffers a
-// long piece grew past keepScratchBytes are dropped on return (bpe.Scratch.Trim).
+// encoded, for the next text: the one returned last is handed out first, and up to max of them
+// are kept where the garbage collector does not empty them. A sync.Pool alone did both worse
+// where it counted: through the plugin each request runs on a goroutine of its own, which a
+// sync.Pool often gave a Scratch other than the one the request before used (its per-P lists)
+// or a new one after a collection, so pieces the encoder had seen were encoded again (Encode
+// was 16.6% of the plugin's counting time on 4 MB of English o200k, 14% in-process; with this,
+// 13.5%, and the host's and plugin's CPU per 4 MB fell 4–6.5%). Scratches beyond max, returned
+// when more texts were counted at once, go to a sync.Pool as before, so that a burst of
+// concurrent calls neither allocates anew each time nor keeps its Scratches (2 MB of cache
+// each) for good. Buffers a long piece grew past keepScratchBytes are dropped on return
+// (bpe.Scratch.Trim).
 type scratches struct {
-	mu   sync.Mutex
-	free []*bpe.Scratch
-	max  int
+	mu    sync.Mutex
+	free  []*bpe.Scratch
+	max   int
+	extra sync.Pool
 }
 
 // keepScratchBytes is the largest buffer a kept Scratch keeps: enough for a 1 MB piece of
@@ -42,7 +45,7 @@ type scratches struct {
 // 0.0166 to 0.0205, over the 0.02 the issue asks).
 const keepScratchBytes = 4 << 20
 
-// get returns the Scratch returned last, or a new one.
+// get returns the Scratch returned last, or one of the extra ones, or a new one.
 func (p *scratches) get() *bpe.Scratch {
 	p.mu.Lock()
 	if n := len(p.free); n > 0 {
@@ -52,17 +55,23 @@ func (p *scratches) get() *bpe.Scratch {
 		return s
 	}
 	p.mu.Unlock()
+	if s, ok := p.extra.Get().(*bpe.Scratch); ok {
+		return s
+	}
 	return new(bpe.Scratch)
 }
 
-// put returns s for reuse, or drops it when max are kept.
+// put returns s for reuse: kept if fewer than max are, else among the extra ones.
 func (p *scratches) put(s *bpe.Scratch) {
 	s.Trim(keepScratchBytes)
 	p.mu.Lock()
 	if len(p.free) < p.max {
 		p.free = append(p.free, s)
+		p.mu.Unlock()
+		return
 	}
 	p.mu.Unlock()
+	p.extra.Put(s)
 }
 
 func newBacktrack(encoding string) (*backtrackEncoder, error) {
