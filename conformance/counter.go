@@ -295,11 +295,21 @@ func firstDifference(want, got []int) string {
 // counterRetained checks sdk.RetainBoundaries and the Retained it returns against Boundaries
 // and Count.
 func counterRetained(ctx context.Context, tc sdk.TokenCounter) error {
-	corpus := counterCorpus()
+	// The corpus but its long run of one letter: the law is about pieces, and that run costs a
+	// tokenizer whose merge is quadratic seconds for each of the several texts made of it.
+	var corpus []sample
+	for _, s := range counterCorpus() {
+		if len(s.text) <= 4<<10 {
+			corpus = append(corpus, s)
+		}
+	}
 	ts := texts(corpus)
-	_, want, err := counterAnswers(ctx, tc, ts)
+	want, err := tc.Boundaries(ctx, ts)
 	if err != nil {
-		return err
+		return fmt.Errorf("Boundaries of %d texts: %w", len(ts), err)
+	}
+	if err := sdk.CheckBoundaries(ts, want); err != nil {
+		return fmt.Errorf("Boundaries: %w", err)
 	}
 	bounds, retained, err := sdk.RetainBoundaries(ctx, tc, ts)
 	if err != nil {
