@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -94,7 +95,9 @@ var _ sdk.Retainer = (*pluginCounter)(nil)
 // keeps the texts and CountPieces sends only the literal pieces and the ranges; with a 1.0
 // plugin it is Boundaries, and CountPieces sends the built texts with Count.
 func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
-	if bounds, retained, err, ok := c.mergedRetain(ctx, texts); ok {
+	bounds, retained, err, ok, release := c.mergedRetain(ctx, texts)
+	defer release()
+	if ok {
 		return bounds, retained, err
 	}
 	defer sdk.StartWait(ctx)()
@@ -143,7 +146,12 @@ type pluginRetained struct {
 }
 
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
-	if counts, err, ok := r.mergedCount(ctx, items); ok {
+	if err := checkPieces(r.texts, items); err != nil {
+		return nil, fmt.Errorf("host: plugin %q: count: %w", r.c.s.plugin.Name, err)
+	}
+	counts, err, ok, release := r.mergedCount(ctx, items)
+	defer release()
+	if ok {
 		return counts, err
 	}
 	defer sdk.StartWait(ctx)()

@@ -110,6 +110,9 @@ func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.Coun
 		return nil, err
 	}
 	var b textsBuilder
+	if len(req.GetPackedTexts()) > 0 && len(req.GetTexts()) > 0 {
+		return nil, status.Errorf(codes.InvalidArgument, "both texts (%d) and packed_texts (%d bytes): send one", len(req.GetTexts()), len(req.GetPackedTexts()))
+	}
 	if packed := req.GetPackedTexts(); len(packed) > 0 {
 		err = t.buildPacked(&b, req.GetModel(), packed, req.GetHandles())
 	} else {
