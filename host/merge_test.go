@@ -31,6 +31,18 @@ func (tu *turns) ctx(ctx context.Context) context.Context {
 	return sdk.WithParkHook(ctx, func() func() { return func() {} })
 }
 
+// mergingCounter returns the plugin counter of spec from a new host of the plugins in dir,
+// after checking no goroutine or process of bin outlives the test.
+func mergingCounter(t *testing.T, dir, bin, spec string) *pluginCounter {
+	t.Helper()
+	checkLeaks(t, bin)
+	tc, err := newHost(t, dir, Options{}).TokenCounter(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc.(*pluginCounter)
+}
+
 // members returns how many callers the open batch of g holds.
 func members[M any](g *merger[M]) int {
 	g.mu.Lock()
@@ -58,13 +70,7 @@ func waitMembers[M any](t *testing.T, g *merger[M], n int) {
 // document gets what its own call returns.
 func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	dir, bin := setupServed(t, "tokenizer")
-	checkLeaks(t, bin)
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:served:words")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
 	tu := newTurns(1)
 	ctx := tu.ctx(t.Context())
 	const n = 5
@@ -167,13 +173,7 @@ func TestAMergedCallThatFailsIsMadeAgainByEachDocument(t *testing.T) {
 			// A host of its own: a crash or a hang costs it two failures (the merged call's and
 			// the document's own), which the restart limit counts.
 			dir, bin := setup(t)
-			checkLeaks(t, bin)
-			h := newHost(t, dir, Options{})
-			tc, err := h.TokenCounter(context.Background(), "plugin:faulty")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pc := tc.(*pluginCounter)
+			pc := mergingCounter(t, dir, bin, "plugin:faulty")
 			tu := newTurns(1)
 			texts := [][]string{{"the leader's text"}, {"a joiner's text"}, {"another joiner"}, {"a third joiner"}}
 			texts[tt.bad] = []string{tt.text}
@@ -246,19 +246,16 @@ func TestAMergedCallThatFailsIsMadeAgainByEachDocument(t *testing.T) {
 // TestAPieceOutsideItsDocumentIsInvalidWhenMerged checks that a piece past its own document's
 // texts is refused, though the merged call's plugin holds other documents' texts after them.
 func TestAPieceOutsideItsDocumentIsInvalidWhenMerged(t *testing.T) {
-	dir, _ := setupServed(t, "tokenizer")
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:served:words")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
+	dir, bin := setupServed(t, "tokenizer")
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
 	tu := newTurns(1)
 	rets := make([]sdk.Retained, 2)
 	tu.sem <- struct{}{}
 	var wg sync.WaitGroup
 	for i := range rets {
-		wg.Go(func() { _, rets[i], _ = pc.RetainBoundaries(tu.ctx(t.Context()), []string{fmt.Sprintf("document %d", i)}) })
+		wg.Go(func() {
+			_, rets[i], _ = pc.RetainBoundaries(tu.ctx(t.Context()), []string{fmt.Sprintf("document %d", i)})
+		})
 		waitMembers(t, &pc.retains, i+1)
 	}
 	<-tu.sem
@@ -278,13 +275,8 @@ func TestAPieceOutsideItsDocumentIsInvalidWhenMerged(t *testing.T) {
 // TestACallerThatCannotParkCallsAlone checks that a Host used without a scheduler that parks
 // never merges: every call is its own.
 func TestACallerThatCannotParkCallsAlone(t *testing.T) {
-	dir, _ := setupServed(t, "tokenizer")
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:served:words")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
+	dir, bin := setupServed(t, "tokenizer")
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
 	var wg sync.WaitGroup
 	rets := make([]sdk.Retained, 4)
 	for i := range rets {
