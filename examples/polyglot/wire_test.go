@@ -236,8 +236,8 @@ func TestThePluginsCarryTheHandshakeConstantsOfTheGoSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// node-gpt implements 1.2, py-sentencepiece 1.0 (no RetainBoundaries or CountRanges,
-		// which the host does without): the major must be the Go side's, the minor at most its.
+		// Both implement 1.2 (a plugin of 1.0, without RetainBoundaries and CountRanges, would
+		// do too: the host goes without): the major must be the Go side's, the minor at most its.
 		m := regexp.MustCompile(`PROTOCOL_VERSION = ["'](\d+)\.(\d+)["']`).FindSubmatch(data)
 		if m == nil {
 			t.Errorf("%s declares no PROTOCOL_VERSION = 'MAJOR.MINOR'", src)
