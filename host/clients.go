@@ -31,6 +31,12 @@ var (
 // Name returns the spec, such as "tiktoken:cl100k_base".
 func (c *pluginCounter) Name() string { return c.name }
 
+// PluginCalls returns how many calls the host has made on the plugin's processes so far, for
+// every counter and splitter of the plugin: one for each call of a counter, or of several
+// documents' merged into one (merge.go), and each retry; a call of many texts may travel as
+// several requests of at most the batch size.
+func (c *pluginCounter) PluginCalls() int64 { return c.s.calls.Load() }
+
 // Count returns the number of tokens in each text, as sdk.TokenCounter.Count.
 func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error) {
 	defer sdk.StartWait(ctx)()
@@ -212,6 +218,7 @@ func (s *supervisor) call(ctx context.Context, rpc func(inst *instance) error) e
 		if err != nil {
 			return err
 		}
+		s.calls.Add(1)
 		err = rpc(inst)
 		if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
 			if !retried && ctx.Err() == nil && s.killedAsHung(inst) {

@@ -88,6 +88,7 @@ func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	retained := make([]sdk.Retained, n)
 	errs := make([]error, n)
 
+	calls0 := pc.PluginCalls()
 	tu.sem <- struct{}{} // a call in flight: the callers queue
 	var wg sync.WaitGroup
 	for i := range n {
@@ -99,6 +100,9 @@ func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	waitMembers(t, &pc.retains, n)
 	<-tu.sem
 	wg.Wait()
+	if got := pc.PluginCalls() - calls0; got != 1 {
+		t.Errorf("%d calls on the plugin for %d documents' RetainBoundaries, want 1", got, n)
+	}
 	var first *pluginRetained
 	offsets := map[int]bool{}
 	for i := range n {
