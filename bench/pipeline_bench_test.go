@@ -9,7 +9,9 @@ package bench_test
 //	go tool benchstat -col /path corpus.txt
 //
 // calls/doc is the counter calls per document (a Boundaries and a Count, or their protocol 1.1
-// forms RetainBoundaries and CountRanges, per document and verify round). cpu-ms/op (Linux) is
+// forms RetainBoundaries and CountRanges, per document and verify round); plugin-calls/doc, the
+// calls the host made on the plugin, fewer when documents that queue for their turn share one
+// (host/merge.go). cpu-ms/op (Linux) is
 // the CPU time the host and its plugin processes used per op, user and system: what the plugin
 // boundary costs in work, apart from what the machine's other load does to wall time.
 
@@ -68,6 +70,10 @@ func BenchmarkCorpus(b *testing.B) {
 				if _, err := rec.Counter.Count(context.Background(), []string{"warm up"}); err != nil {
 					b.Fatal(err)
 				}
+				var calls0 int64
+				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
+					calls0 = pc.PluginCalls()
+				}
 				cpu0, cpuOK := processCPU()
 				for b.Loop() {
 					for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers}) {
@@ -80,6 +86,9 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 				b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 				b.ReportMetric(float64(rec.Stats().Calls())/float64(docs), "calls/doc")
+				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
+					b.ReportMetric(float64(pc.PluginCalls()-calls0)/float64(docs), "plugin-calls/doc")
+				}
 				if cpu1, ok := processCPU(); ok && cpuOK {
 					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 				}

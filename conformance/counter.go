@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -28,7 +29,11 @@ import (
 //     context, and a plugin reports codes.Canceled, which the host maps to context.Canceled;
 //   - special-token text such as "<|endoftext|>" is ordinary text: never rejected, at least one
 //     token, and never fewer tokens than its own prefix "<|endoftext" (a counter that knows it
-//     as one control token counts 1 for it and more for the prefix).
+//     as one control token counts 1 for it and more for the prefix);
+//   - sdk.RetainBoundaries answers as Boundaries, and its Retained counts texts made of pieces
+//     of the texts (ranges, literals, several texts, none) exactly as Count counts the texts
+//     built (sdk.Build): for a counter that is an sdk.Retainer (a plugin of protocol 1.1 and
+//     later, through the host) this checks what it keeps and how it counts ranges of it.
 //
 // The laws hold for sdk.Words and sdk.Runes, so none of them assumes a subword tokenizer.
 func TokenCounter(t *testing.T, tc sdk.TokenCounter) {
@@ -48,6 +53,7 @@ func counterLaws() []law[sdk.TokenCounter] {
 		{"concurrent batches get the same answers", counterConcurrent},
 		{"a cancelled context gives context.Canceled or the correct answer", counterCancelled},
 		{"special-token text is counted as ordinary text", counterSpecialTokens},
+		{"pieces of retained texts count as the texts they make", counterRetained},
 	}
 }
 
@@ -284,4 +290,101 @@ func firstDifference(want, got []int) string {
 		}
 	}
 	return fmt.Sprintf("%d offsets, want %d", len(got), len(want))
+}
+
+// counterRetained checks sdk.RetainBoundaries and the Retained it returns against Boundaries
+// and Count.
+func counterRetained(ctx context.Context, tc sdk.TokenCounter) error {
+	// The corpus but its long run of one letter: the law is about pieces, and that run costs a
+	// tokenizer whose merge is quadratic seconds for each of the several texts made of it.
+	var corpus []sample
+	for _, s := range counterCorpus() {
+		if len(s.text) <= 4<<10 {
+			corpus = append(corpus, s)
+		}
+	}
+	ts := texts(corpus)
+	want, err := tc.Boundaries(ctx, ts)
+	if err != nil {
+		return fmt.Errorf("Boundaries of %d texts: %w", len(ts), err)
+	}
+	if err := sdk.CheckBoundaries(ts, want); err != nil {
+		return fmt.Errorf("Boundaries: %w", err)
+	}
+	bounds, retained, err := sdk.RetainBoundaries(ctx, tc, ts)
+	if err != nil {
+		return fmt.Errorf("RetainBoundaries of %d texts: %w", len(ts), err)
+	}
+	if len(bounds) != len(ts) {
+		return fmt.Errorf("RetainBoundaries: %d answers for %d texts", len(bounds), len(ts))
+	}
+	var errs []error
+	for i := range ts {
+		if !slices.Equal(want[i], bounds[i]) {
+			errs = append(errs, fmt.Errorf("%s: RetainBoundaries differ from Boundaries: %s", corpus[i].name, firstDifference(want[i], bounds[i])))
+		}
+	}
+	items := retainedItems(ts)
+	built, err := sdk.Build(ts, items)
+	if err != nil {
+		return fmt.Errorf("the kit's own pieces: %w", err)
+	}
+	wantCounts, err := tc.Count(ctx, built)
+	if err != nil {
+		return fmt.Errorf("Count of the %d texts the pieces make: %w", len(built), err)
+	}
+	got, err := retained.CountPieces(ctx, items)
+	if err != nil {
+		return fmt.Errorf("CountPieces of %d items: %w", len(items), err)
+	}
+	if len(got) != len(items) {
+		return fmt.Errorf("CountPieces: %d counts for %d items", len(got), len(items))
+	}
+	for i := range items {
+		if got[i] != wantCounts[i] {
+			errs = append(errs, fmt.Errorf("item %d (%s): CountPieces = %d, Count of its text %q = %d", i, describeItem(items[i], corpus), got[i], clip(built[i]), wantCounts[i]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// retainedItems returns composite texts of pieces of texts as a chunker makes them: each text
+// whole, its halves cut at a rune boundary, a context line and separators around ranges of two
+// texts, a range that is empty, an item of no pieces, and one of a literal only.
+func retainedItems(texts []string) [][]sdk.Piece {
+	var items [][]sdk.Piece
+	for i, t := range texts {
+		mid := len(t) / 2
+		for mid > 0 && mid < len(t) && !utf8.RuneStart(t[mid]) {
+			mid--
+		}
+		items = append(items,
+			[]sdk.Piece{{Text: i, Start: 0, End: len(t)}},
+			[]sdk.Piece{{Text: i, Start: 0, End: mid}},
+			[]sdk.Piece{{Text: i, Start: mid, End: len(t)}},
+			[]sdk.Piece{sdk.LiteralPiece("Title › Section\n\n"), {Text: i, Start: mid, End: len(t)}, sdk.LiteralPiece(sdk.Separator), {Text: (i + 1) % len(texts), Start: 0, End: len(texts[(i+1)%len(texts)])}},
+		)
+	}
+	items = append(items,
+		[]sdk.Piece{{Text: 0, Start: 3, End: 3}},
+		[]sdk.Piece{},
+		[]sdk.Piece{sdk.LiteralPiece("only a literal")},
+	)
+	return items
+}
+
+// describeItem names the texts an item's pieces come from.
+func describeItem(item []sdk.Piece, corpus []sample) string {
+	var parts []string
+	for _, p := range item {
+		if p.Text < 0 {
+			parts = append(parts, fmt.Sprintf("literal %q", clip(p.Literal)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s [%d, %d)", corpus[p.Text].name, p.Start, p.End))
+		}
+	}
+	if len(parts) == 0 {
+		return "no pieces"
+	}
+	return strings.Join(parts, " + ")
 }

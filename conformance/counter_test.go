@@ -63,6 +63,10 @@ func TestCounterLawsCatchBrokenCounters(t *testing.T) {
 			"special-token text is counted as ordinary text"},
 		{"a counter whose Count disagrees with its Boundaries on a text only one law sends", func() sdk.TokenCounter { return promptOffByOne{} },
 			"special-token text is counted as ordinary text"},
+		{"a Retainer that counts a range as if it started its text", func() sdk.TokenCounter { return rangesFromStart{} },
+			"pieces of retained texts count as the texts they make"},
+		{"a Retainer whose RetainBoundaries drop the last text", func() sdk.TokenCounter { return retainsShort{} },
+			"pieces of retained texts count as the texts they make"},
 	} {
 		t.Run(tc.name+" breaks the law that "+tc.wantLaw, func(t *testing.T) {
 			t.Parallel()
@@ -355,4 +359,37 @@ func (c promptOffByOne) Count(ctx context.Context, texts []string) ([]int, error
 		}
 	}
 	return out, err
+}
+
+// rangesFromStart is a Retainer whose Retained counts a range [start, end) as [0, end-start),
+// as a plugin that ignored Range.start would.
+type rangesFromStart struct{ sdk.Words }
+
+func (r rangesFromStart) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	bounds, err := r.Boundaries(ctx, texts)
+	return bounds, wrongRanges{texts: texts}, err
+}
+
+type wrongRanges struct{ texts []string }
+
+func (w wrongRanges) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
+	moved := make([][]sdk.Piece, len(items))
+	for i, it := range items {
+		for _, p := range it {
+			if p.Text >= 0 {
+				p.End -= p.Start
+				p.Start = 0
+			}
+			moved[i] = append(moved[i], p)
+		}
+	}
+	return sdk.CountingRetained{Counter: sdk.Words{}, Texts: w.texts}.CountPieces(ctx, moved)
+}
+
+// retainsShort is a Retainer whose RetainBoundaries answers one text fewer.
+type retainsShort struct{ sdk.Words }
+
+func (r retainsShort) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	bounds, err := r.Boundaries(ctx, texts)
+	return bounds[:len(bounds)-1], sdk.CountingRetained{Counter: sdk.Words{}, Texts: texts}, err
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -29,6 +30,12 @@ var (
 
 // Name returns the spec, such as "tiktoken:cl100k_base".
 func (c *pluginCounter) Name() string { return c.name }
+
+// PluginCalls returns how many calls the host has made on the plugin's processes so far, for
+// every counter and splitter of the plugin: one for each call of a counter, or of several
+// documents' merged into one (merge.go), and each retry; a call of many texts may travel as
+// several requests of at most the batch size.
+func (c *pluginCounter) PluginCalls() int64 { return c.s.calls.Load() }
 
 // Count returns the number of tokens in each text, as sdk.TokenCounter.Count.
 func (c *pluginCounter) Count(ctx context.Context, texts []string) ([]int, error) {
@@ -94,7 +101,9 @@ var _ sdk.Retainer = (*pluginCounter)(nil)
 // keeps the texts and CountPieces sends only the literal pieces and the ranges; with a 1.0
 // plugin it is Boundaries, and CountPieces sends the built texts with Count.
 func (c *pluginCounter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
-	if bounds, retained, err, ok := c.mergedRetain(ctx, texts); ok {
+	bounds, retained, err, ok, release := c.mergedRetain(ctx, texts)
+	defer release()
+	if ok {
 		return bounds, retained, err
 	}
 	defer sdk.StartWait(ctx)()
@@ -143,7 +152,12 @@ type pluginRetained struct {
 }
 
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
-	if counts, err, ok := r.mergedCount(ctx, items); ok {
+	if err := checkPieces(r.texts, items); err != nil {
+		return nil, fmt.Errorf("host: plugin %q: count: %w", r.c.s.plugin.Name, err)
+	}
+	counts, err, ok, release := r.mergedCount(ctx, items)
+	defer release()
+	if ok {
 		return counts, err
 	}
 	defer sdk.StartWait(ctx)()
@@ -204,6 +218,7 @@ func (s *supervisor) call(ctx context.Context, rpc func(inst *instance) error) e
 		if err != nil {
 			return err
 		}
+		s.calls.Add(1)
 		err = rpc(inst)
 		if err != nil && !errors.Is(err, pluginclient.ErrNotRetained) {
 			if !retried && ctx.Err() == nil && s.killedAsHung(inst) {

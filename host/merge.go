@@ -2,7 +2,10 @@ package host
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/chunkkit/chunkkit/internal/pluginclient"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -16,21 +19,26 @@ import (
 // Node.js corpus, 64 documents: ~0.5 ms of CPU per call, a seventh of the plugin path's CPU).
 // So the first document that queues for its turn leads a batch, and the ones that come while it
 // waits join it (sdk.StartPark, which lets them give up their work place without taking a turn
-// to call); once the leader's turn comes, the batch is one call with the leader's deadline.
+// to call); once the leader's turn comes, the batch is one call, whose answer is split so that
+// each document gets exactly what its own call would have returned.
 //
-// The answer of a merged call is split so that each document gets exactly what its own call
-// would have returned. When the merged call fails, each member whose context is still alive
-// makes its own call (so that an error names the document that caused it, and a plugin that
-// hung costs the leader whose deadline passed, not the documents that joined it).
+// When the merged call fails, every member makes its own call again, one member of the batch
+// at a time (the leader first, the others parked until their turn), so that an error names the
+// document that caused it and a document that crashes or hangs the plugin does so alone, not
+// with the others of its batch in flight. The merged call has half the leader's time left, so
+// that a plugin that hangs on another member's text leaves the leader time to call alone. And
+// after a failure the counter merges nothing for a restart window (Options.RestartWindow), so
+// that a failing plugin's documents, each of which costs one failure more when it was merged
+// (the merged call's and its own), do not reach the restart limit twice as fast.
 //
 // Merging needs the caller's scheduler to park (sdk.CanPark); without one (a Host used
 // directly) every call is its own.
 
-// mergeLimit bounds a batch: its texts' bytes (or a CountPieces batch's items) stay within one
-// request's worth, so merging never makes a request larger than one document's could be.
+// The bounds of a batch: its texts' bytes (RetainBoundaries) or its pieces (CountPieces), and
+// its members. 1 MiB of text is ~10 ms of work for a BPE plugin.
 const (
 	mergeBytes   = 1 << 20
-	mergeItems   = 16 << 10
+	mergePieces  = 16 << 10
 	mergeMembers = 32
 )
 
@@ -39,26 +47,33 @@ type batch[M any] struct {
 	members []*M
 	size    int
 	closed  bool
-	done    chan struct{} // closed when every member's answer is set
+	done    chan struct{} // closed when every member's answer is set, or the call failed
+	failed  bool          // the merged call failed: each member calls alone
+	retry   chan struct{} // after a failure, held by the member calling alone
 }
 
 // merger collects the callers that queue for a call of one kind on one counter.
 type merger[M any] struct {
 	mu   sync.Mutex
 	open *batch[M]
+	off  time.Time // no merging before: a merged call failed
 }
 
 // join adds m to the open batch if there is one and it has room for size more, and returns
-// it; otherwise it opens a batch with m as its leader and returns nil.
-func (g *merger[M]) join(m *M, size, limit int) (joined *batch[M], led *batch[M]) {
+// it; otherwise it opens a batch with m as its leader and returns it as led. It returns
+// neither while merging is off.
+func (g *merger[M]) join(m *M, size, limit int) (joined, led *batch[M]) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if time.Now().Before(g.off) {
+		return nil, nil
+	}
 	if b := g.open; b != nil && !b.closed && len(b.members) < mergeMembers && b.size+size <= limit {
 		b.members = append(b.members, m)
 		b.size += size
 		return b, nil
 	}
-	b := &batch[M]{members: []*M{m}, size: size, done: make(chan struct{})}
+	b := &batch[M]{members: []*M{m}, size: size, done: make(chan struct{}), retry: make(chan struct{}, 1)}
 	g.open = b
 	return nil, b
 }
@@ -74,21 +89,55 @@ func (g *merger[M]) close(b *batch[M]) []*M {
 	return b.members
 }
 
-// follow waits, parked, for the batch b that m joined, and reports whether m's answer is in
-// (false: m must make its own call; ctx, m's context, may be done).
-func follow[M any](ctx context.Context, b *batch[M], alone func(m *M) bool, m *M) bool {
+// fail marks b failed and turns merging off for window; the leader holds b's retry turn.
+func (g *merger[M]) fail(b *batch[M], window time.Duration) {
+	g.mu.Lock()
+	g.off = time.Now().Add(window)
+	g.mu.Unlock()
+	b.failed = true
+	b.retry <- struct{}{}
+}
+
+// follow waits, parked, for the batch b that m joined. It reports whether m's answer is in;
+// when it is not, m calls alone and then calls release (which gives back b's retry turn, for
+// which follow waited, still parked, when the merged call failed).
+func follow[M any](ctx context.Context, b *batch[M]) (answered bool, release func()) {
+	release = func() {}
 	resume, _ := sdk.StartPark(ctx)
+	defer resume()
 	select {
 	case <-b.done:
 	case <-ctx.Done():
+		return false, release // m's own call reports how its context ended
 	}
-	resume()
+	if !b.failed {
+		return true, release
+	}
 	select {
-	case <-b.done:
-		return !alone(m)
-	default:
-		return false // m's context ended first: its own call reports how
+	case b.retry <- struct{}{}:
+		return false, func() { <-b.retry }
+	case <-ctx.Done():
+		return false, release
 	}
+}
+
+// mergedCtx returns the context of a merged call led with ctx: half the time ctx has left, so
+// that the leader can still call alone when the plugin hangs on another member's text.
+func mergedCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
+	}
+	return ctx, func() {}
+}
+
+// expired reports whether ctx is done or its deadline has passed (a call may end at its
+// deadline a moment before its context does).
+func expired(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
 }
 
 // retainCall is one document's RetainBoundaries in a batch.
@@ -96,16 +145,15 @@ type retainCall struct {
 	texts    []string
 	bounds   [][]int
 	retained sdk.Retained
-	err      error
-	alone    bool // the merged call failed: make this call alone
 }
 
-// mergedRetain is RetainBoundaries through c's merger of RetainBoundaries calls: it reports
-// false when the call was not merged (ctx cannot park, or the merged call failed for it) and
-// the caller makes it alone.
-func (c *pluginCounter) mergedRetain(ctx context.Context, texts []string) ([][]int, sdk.Retained, error, bool) {
-	if !sdk.CanPark(ctx) {
-		return nil, nil, nil, false
+// mergedRetain is RetainBoundaries through c's merger: it reports false when the call was not
+// merged (ctx cannot park, merging is off, or the merged call failed) and the caller makes it
+// alone, and then calls release.
+func (c *pluginCounter) mergedRetain(ctx context.Context, texts []string) (bounds [][]int, r sdk.Retained, err error, ok bool, release func()) {
+	release = func() {}
+	if !sdk.CanPark(ctx) || ctx.Err() != nil {
+		return nil, nil, nil, false, release
 	}
 	m := &retainCall{texts: texts}
 	size := 0
@@ -113,44 +161,46 @@ func (c *pluginCounter) mergedRetain(ctx context.Context, texts []string) ([][]i
 		size += len(t)
 	}
 	joined, led := c.retains.join(m, size, mergeBytes)
-	if joined != nil {
-		if !follow(ctx, joined, func(m *retainCall) bool { return m.alone }, m) {
-			return nil, nil, nil, false
-		}
-		return m.bounds, m.retained, m.err, true
+	switch {
+	case joined != nil:
+		answered, release := follow(ctx, joined)
+		return m.bounds, m.retained, nil, answered, release
+	case led == nil:
+		return nil, nil, nil, false, release
 	}
 	defer sdk.StartWait(ctx)()
 	members := c.retains.close(led)
-	defer close(led.done)
 	if len(members) == 1 {
-		m.bounds, m.retained, m.err = c.retainAlone(ctx, texts)
-		return m.bounds, m.retained, m.err, true
+		defer close(led.done)
+		bounds, r, err = c.retainAlone(ctx, texts)
+		return bounds, r, err, true, release
 	}
 	var all []string
-	for _, m := range members {
-		all = append(all, m.texts...)
+	for _, mm := range members {
+		all = append(all, mm.texts...)
 	}
-	bounds, kept, inst, err := c.keep(ctx, all)
+	mctx, cancel := mergedCtx(ctx)
+	b, kept, inst, err := c.keep(mctx, all)
+	cancel()
 	if err != nil {
-		for _, m := range members[1:] {
-			m.alone = true
+		c.retains.fail(led, c.s.opts.RestartWindow)
+		close(led.done)
+		defer func() { <-led.retry }()
+		if expired(ctx) && !errors.Is(err, pluginclient.ErrNotRetained) {
+			return nil, nil, err, true, release
 		}
-		if ctx.Err() == nil {
-			// Not the leader's deadline: the leader, too, calls alone (its turn is still held).
-			m.bounds, m.retained, m.err = c.retainAlone(ctx, texts)
-		} else {
-			m.err = err
-		}
-		return m.bounds, m.retained, m.err, true
+		bounds, r, err = c.retainAlone(ctx, texts)
+		return bounds, r, err, true, release
 	}
+	defer close(led.done)
 	off := 0
 	for _, mm := range members {
 		n := len(mm.texts)
-		mm.bounds = bounds[off : off+n : off+n]
+		mm.bounds = b[off : off+n : off+n]
 		mm.retained = &pluginRetained{c: c, inst: inst, kept: kept, offset: off, texts: mm.texts}
 		off += n
 	}
-	return m.bounds, m.retained, nil, true
+	return m.bounds, m.retained, nil, true, release
 }
 
 // countCall is one document's CountPieces in a batch.
@@ -158,16 +208,14 @@ type countCall struct {
 	r      *pluginRetained
 	items  [][]sdk.Piece
 	counts []int
-	err    error
-	alone  bool
 }
 
-// mergedCount is CountPieces of r through c's merger of CountPieces calls: it reports false
-// when the call was not merged and the caller makes it alone. Only the calls on texts kept by
-// one plugin process merge (the current one when the leader's turn comes).
-func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) ([]int, error, bool) {
-	if !sdk.CanPark(ctx) {
-		return nil, nil, false
+// mergedCount is CountPieces of r through c's merger, as mergedRetain. Only the calls on texts
+// kept by the leader's process merge; the others call alone.
+func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (counts []int, err error, ok bool, release func()) {
+	release = func() {}
+	if !sdk.CanPark(ctx) || ctx.Err() != nil {
+		return nil, nil, false, release
 	}
 	c := r.c
 	m := &countCall{r: r, items: items}
@@ -175,70 +223,84 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 	for _, it := range items {
 		size += len(it)
 	}
-	joined, led := c.counts.join(m, size, mergeItems)
-	if joined != nil {
-		if !follow(ctx, joined, func(m *countCall) bool { return m.alone }, m) {
-			return nil, nil, false
+	joined, led := c.counts.join(m, size, mergePieces)
+	switch {
+	case joined != nil:
+		answered, release := follow(ctx, joined)
+		if answered && m.counts == nil && len(items) > 0 {
+			// Another process's texts: the leader left this one to call alone.
+			return nil, nil, false, release
 		}
-		return m.counts, m.err, true
+		return m.counts, nil, answered, release
+	case led == nil:
+		return nil, nil, false, release
 	}
 	defer sdk.StartWait(ctx)()
 	members := c.counts.close(led)
-	defer close(led.done)
-	ok := func(mm *countCall) bool { return mm.r.inst == r.inst }
 	var kepts []*pluginclient.Kept
 	var mine []*countCall
 	for _, mm := range members {
-		if ok(mm) {
+		if mm.r.inst == r.inst {
 			kepts = append(kepts, mm.r.kept)
 			mine = append(mine, mm)
-		} else {
-			mm.alone = true
 		}
 	}
 	if len(mine) == 1 {
-		m.counts, m.err = r.countAlone(ctx, items)
-		return m.counts, m.err, true
+		defer close(led.done)
+		counts, err = r.countAlone(ctx, items)
+		return counts, err, true, release
 	}
 	merged, offsets := pluginclient.MergeKept(kepts)
 	var all [][]sdk.Piece
 	for i, mm := range mine {
-		shift := offsets[i] + mm.r.offset
-		for _, it := range mm.items {
-			out := make([]sdk.Piece, len(it))
-			for j, p := range it {
-				if p.Text >= 0 {
-					p.Text += shift
-				}
-				out[j] = p
-			}
-			all = append(all, out)
-		}
+		all = append(all, shiftPieces(mm.items, offsets[i]+mm.r.offset)...)
 	}
-	var counts []int
-	err := c.s.call(ctx, func(inst *instance) (err error) {
+	mctx, cancel := mergedCtx(ctx)
+	var got []int
+	err = c.s.call(mctx, func(inst *instance) (err error) {
 		if inst != r.inst {
 			return pluginclient.ErrNotRetained
 		}
-		counts, err = inst.tokenizer.WithModel(c.model).CountRanges(ctx, merged, all)
+		got, err = inst.tokenizer.WithModel(c.model).CountRanges(mctx, merged, all)
 		return err
 	})
+	cancel()
 	if err != nil {
-		for _, mm := range mine[1:] {
-			mm.alone = true
+		c.counts.fail(led, c.s.opts.RestartWindow)
+		close(led.done)
+		defer func() { <-led.retry }()
+		if expired(ctx) && !errors.Is(err, pluginclient.ErrNotRetained) {
+			return nil, err, true, release
 		}
-		if ctx.Err() == nil {
-			m.counts, m.err = r.countAlone(ctx, items)
-		} else {
-			m.err = err
-		}
-		return m.counts, m.err, true
+		counts, err = r.countAlone(ctx, items)
+		return counts, err, true, release
 	}
+	defer close(led.done)
 	off := 0
 	for _, mm := range mine {
 		n := len(mm.items)
-		mm.counts = counts[off : off+n : off+n]
+		mm.counts = got[off : off+n : off+n]
 		off += n
 	}
-	return m.counts, nil, true
+	return m.counts, nil, true, release
+}
+
+// checkPieces checks that every piece of items names one of texts and a range inside it, as a
+// plugin checks the ranges it is sent: a merged call's Kept holds other documents' texts too,
+// which a piece past its own document's must not reach.
+func checkPieces(texts []string, items [][]sdk.Piece) error {
+	for i, it := range items {
+		for j, p := range it {
+			if p.Text < 0 {
+				continue
+			}
+			if p.Text >= len(texts) {
+				return fmt.Errorf("%w: item %d piece %d: text %d, but %d texts are retained", sdk.ErrInvalidInput, i, j, p.Text, len(texts))
+			}
+			if p.Start < 0 || p.Start > p.End || p.End > len(texts[p.Text]) {
+				return fmt.Errorf("%w: item %d piece %d: range [%d, %d) outside text %d of %d bytes", sdk.ErrInvalidInput, i, j, p.Start, p.End, p.Text, len(texts[p.Text]))
+			}
+		}
+	}
+	return nil
 }

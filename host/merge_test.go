@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,6 +29,18 @@ func (tu *turns) ctx(ctx context.Context) context.Context {
 		return func() { <-tu.sem }
 	})
 	return sdk.WithParkHook(ctx, func() func() { return func() {} })
+}
+
+// mergingCounter returns the plugin counter of spec from a new host of the plugins in dir,
+// after checking no goroutine or process of bin outlives the test.
+func mergingCounter(t *testing.T, dir, bin, spec string) *pluginCounter {
+	t.Helper()
+	checkLeaks(t, bin)
+	tc, err := newHost(t, dir, Options{}).TokenCounter(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc.(*pluginCounter)
 }
 
 // members returns how many callers the open batch of g holds.
@@ -57,13 +70,7 @@ func waitMembers[M any](t *testing.T, g *merger[M], n int) {
 // document gets what its own call returns.
 func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	dir, bin := setupServed(t, "tokenizer")
-	checkLeaks(t, bin)
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:served:words")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
 	tu := newTurns(1)
 	ctx := tu.ctx(t.Context())
 	const n = 5
@@ -81,6 +88,7 @@ func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	retained := make([]sdk.Retained, n)
 	errs := make([]error, n)
 
+	calls0 := pc.PluginCalls()
 	tu.sem <- struct{}{} // a call in flight: the callers queue
 	var wg sync.WaitGroup
 	for i := range n {
@@ -92,6 +100,9 @@ func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 	waitMembers(t, &pc.retains, n)
 	<-tu.sem
 	wg.Wait()
+	if got := pc.PluginCalls() - calls0; got != 1 {
+		t.Errorf("%d calls on the plugin for %d documents' RetainBoundaries, want 1", got, n)
+	}
 	var first *pluginRetained
 	offsets := map[int]bool{}
 	for i := range n {
@@ -148,46 +159,45 @@ func TestCallsThatQueueForTheirTurnAreMerged(t *testing.T) {
 }
 
 // TestAMergedCallThatFailsIsMadeAgainByEachDocument checks that an error names the document
-// that caused it (the others are answered) and that a plugin that hangs on a merged call costs
-// the leader, whose deadline passed, not the documents that joined it.
+// that caused it (the others are answered, on the new process where it crashed or hung the old
+// one), whichever member it is, and that merging stays off for a while after a failure.
 func TestAMergedCallThatFailsIsMadeAgainByEachDocument(t *testing.T) {
-	dir, bin := setup(t)
-	checkLeaks(t, bin)
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:faulty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
 	for _, tt := range []struct {
-		name    string
-		fault   string        // the text of the leader's document (0) or of document 1
-		leader  bool          // the fault is the leader's
-		timeout time.Duration // the leader's
-		want    []string      // in the failing document's error
+		name string
+		bad  int    // the member whose text is the fault: 0 leads
+		text string // the fault
+		want []string
 	}{
-		{name: "a panic in the plugin", fault: "PANIC", want: []string{`plugin "faulty"`, "panic"}},
-		{name: "a hang", fault: "HANG", leader: true, timeout: 500 * time.Millisecond, want: []string{`plugin "faulty"`, "deadline"}},
+		{name: "a panic on a joiner's text", bad: 1, text: "PANIC", want: []string{`plugin "faulty"`, "panic"}},
+		{name: "a crash on a joiner's text", bad: 2, text: "CRASH", want: []string{`plugin "faulty"`}},
+		{name: "a hang on the leader's text", bad: 0, text: "HANG", want: []string{`plugin "faulty"`, "deadline"}},
+		{name: "a hang on a joiner's text", bad: 1, text: "HANG", want: []string{`plugin "faulty"`, "deadline"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			// A host of its own: a crash or a hang costs it two failures (the merged call's and
+			// the document's own), which the restart limit counts.
+			dir, bin := setup(t)
+			pc := mergingCounter(t, dir, bin, "plugin:faulty")
 			tu := newTurns(1)
-			texts := [][]string{{"the leader's text"}, {"a joiner's text"}, {"another joiner"}}
-			bad := 1
-			if tt.leader {
-				bad = 0
-			}
-			texts[bad] = []string{tt.fault}
+			texts := [][]string{{"the leader's text"}, {"a joiner's text"}, {"another joiner"}, {"a third joiner"}}
+			texts[tt.bad] = []string{tt.text}
 			errs := make([]error, len(texts))
 			bounds := make([][][]int, len(texts))
 			tu.sem <- struct{}{}
 			var wg sync.WaitGroup
 			for i := range texts {
-				ctx := tu.ctx(context.Background())
-				if i == 0 && tt.timeout > 0 {
-					var cancel context.CancelFunc
-					ctx, cancel = context.WithTimeout(ctx, tt.timeout)
-					defer cancel()
+				// The document that hangs the plugin has a deadline to end at; the leader's
+				// bounds the merged call (half of it); the others have time to wait for both,
+				// as their paused clocks would give them under pipeline.Run.
+				timeout := 20 * time.Second
+				switch {
+				case i == tt.bad:
+					timeout = 1500 * time.Millisecond
+				case i == 0:
+					timeout = 4 * time.Second
 				}
+				ctx, cancel := context.WithTimeout(tu.ctx(context.Background()), timeout)
+				defer cancel()
 				wg.Go(func() { bounds[i], _, errs[i] = pc.RetainBoundaries(ctx, texts[i]) })
 				if i == 0 {
 					waitMembers(t, &pc.retains, 1)
@@ -197,7 +207,7 @@ func TestAMergedCallThatFailsIsMadeAgainByEachDocument(t *testing.T) {
 			<-tu.sem
 			wg.Wait()
 			for i := range texts {
-				if i == bad {
+				if i == tt.bad {
 					if errs[i] == nil {
 						t.Errorf("document %d (%q): no error", i, texts[i][0])
 						continue
@@ -218,20 +228,59 @@ func TestAMergedCallThatFailsIsMadeAgainByEachDocument(t *testing.T) {
 					t.Errorf("document %d: boundaries %v, want %v", i, bounds[i], want)
 				}
 			}
+			// Merging is off now: a caller that queues leads nothing.
+			tu.sem <- struct{}{}
+			done := make(chan error, 1)
+			go func() {
+				_, _, err := pc.RetainBoundaries(tu.ctx(t.Context()), []string{"after the failure"})
+				done <- err
+			}()
+			time.Sleep(50 * time.Millisecond)
+			if n := members(&pc.retains); n != 0 {
+				t.Errorf("%d callers in a batch after a failed merged call, want merging off", n)
+			}
+			<-tu.sem
+			if err := <-done; err != nil {
+				t.Errorf("the call after the failure: %v", err)
+			}
 		})
+	}
+}
+
+// TestAPieceOutsideItsDocumentIsInvalidWhenMerged checks that a piece past its own document's
+// texts is refused, though the merged call's plugin holds other documents' texts after them.
+func TestAPieceOutsideItsDocumentIsInvalidWhenMerged(t *testing.T) {
+	dir, bin := setupServed(t, "tokenizer")
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
+	tu := newTurns(1)
+	rets := make([]sdk.Retained, 2)
+	tu.sem <- struct{}{}
+	var wg sync.WaitGroup
+	for i := range rets {
+		wg.Go(func() {
+			_, rets[i], _ = pc.RetainBoundaries(tu.ctx(t.Context()), []string{fmt.Sprintf("document %d", i)})
+		})
+		waitMembers(t, &pc.retains, i+1)
+	}
+	<-tu.sem
+	wg.Wait()
+	for i, r := range rets {
+		_, err := r.CountPieces(t.Context(), [][]sdk.Piece{{{Text: 1, Start: 0, End: 3}}})
+		if !errors.Is(err, sdk.ErrInvalidInput) || !strings.Contains(err.Error(), "text 1, but 1 texts are retained") {
+			t.Errorf("document %d: a piece of text 1 of 1: err = %v, want invalid input", i, err)
+		}
+		_, err = r.CountPieces(t.Context(), [][]sdk.Piece{{{Text: 0, Start: 2, End: 99}}})
+		if !errors.Is(err, sdk.ErrInvalidInput) {
+			t.Errorf("document %d: a range past its text: err = %v, want invalid input", i, err)
+		}
 	}
 }
 
 // TestACallerThatCannotParkCallsAlone checks that a Host used without a scheduler that parks
 // never merges: every call is its own.
 func TestACallerThatCannotParkCallsAlone(t *testing.T) {
-	dir, _ := setupServed(t, "tokenizer")
-	h := newHost(t, dir, Options{})
-	tc, err := h.TokenCounter(context.Background(), "plugin:served:words")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc := tc.(*pluginCounter)
+	dir, bin := setupServed(t, "tokenizer")
+	pc := mergingCounter(t, dir, bin, "plugin:served:words")
 	var wg sync.WaitGroup
 	rets := make([]sdk.Retained, 4)
 	for i := range rets {

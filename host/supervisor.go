@@ -39,6 +39,7 @@ const killWait = 5 * time.Second
 type supervisor struct {
 	plugin Plugin
 	opts   Options
+	calls  atomic.Int64 // the calls made on the plugin's processes (call's rpc runs)
 	logger hclog.Logger
 	spawn  *spawner
 

@@ -51,11 +51,13 @@ type handoff struct {
 	p     *places
 	ctx   context.Context // the run's: once it is done, no place is waited for
 	mu    sync.Mutex
-	work  bool     // holds a work place
-	wait  bool     // holds a wait place
-	waits int      // calls the document waits on (hook)
-	parks int      // calls of others the document waits on (park)
-	limit *elastic // the document's timeout, once chunking starts; nil without one
+	work  bool // holds a work place
+	wait  bool // holds a wait place
+	waits int  // calls the document waits on (hook)
+	parks int  // calls of others the document waits on (park)
+	// parkPaused says the document's clock is stopped for its parks (syncClock).
+	parkPaused bool
+	limit      *elastic // the document's timeout, once chunking starts; nil without one
 }
 
 // hold takes a work place for one document once after is closed (the document before it has
@@ -114,6 +116,7 @@ func (h *handoff) queue(s sem) bool {
 func (h *handoff) hook() (resume func()) {
 	h.mu.Lock()
 	h.waits++
+	h.syncClock() // the document's own call runs on its clock, even while it is also parked
 	if h.waits == 1 {
 		if h.work {
 			h.p.work.give()
@@ -128,6 +131,7 @@ func (h *handoff) hook() (resume func()) {
 			h.p.wait.give()
 			h.wait = false
 		}
+		h.syncClock()
 		h.rejoin()
 	})
 }
@@ -143,17 +147,28 @@ func (h *handoff) park() (resume func()) {
 		h.p.work.give()
 		h.work = false
 	}
-	if h.limit != nil {
-		h.limit.pause()
-	}
+	h.syncClock()
 	h.mu.Unlock()
 	return h.once(func() {
 		h.parks--
-		if h.limit != nil {
-			h.limit.resume()
-		}
+		h.syncClock()
 		h.rejoin()
 	})
+}
+
+// syncClock stops the document's clock while it is parked and makes no call of its own (a call
+// of its own keeps its deadline), and starts it again otherwise; h.mu is held.
+func (h *handoff) syncClock() {
+	want := h.parks > 0 && h.waits == 0
+	if h.limit == nil || want == h.parkPaused {
+		return
+	}
+	if want {
+		h.limit.pause()
+	} else {
+		h.limit.resume()
+	}
+	h.parkPaused = want
 }
 
 // once returns a function that runs f with h.mu held, the first time it is called.

@@ -131,3 +131,25 @@ func TestAParkedDocumentHoldsNoPlace(t *testing.T) {
 	}
 	h.done()
 }
+
+// TestAParkedDocumentsOwnCallKeepsItsDeadline checks that a document's own call runs on its
+// clock while the document is also parked on another's.
+func TestAParkedDocumentsOwnCallKeepsItsDeadline(t *testing.T) {
+	t.Parallel()
+	p := newPlaces(1)
+	start := make(chan struct{})
+	close(start)
+	h := p.hold(context.Background(), start)
+	ctx, cancel := h.chunking(context.Background(), 80*time.Millisecond)
+	defer cancel()
+	done := sdk.StartWait(ctx) // its own call
+	resume, _ := sdk.StartPark(ctx)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the document's own call ran past its deadline while the document was parked")
+	}
+	resume()
+	done()
+	h.done()
+}

@@ -17,7 +17,7 @@ import * as x509 from '@peculiar/x509';
 
 const NAME = 'node-gpt';
 const VERSION = '1.0.0';
-const PROTOCOL_VERSION = '1.0'; // the header of tokenizer.proto
+const PROTOCOL_VERSION = '1.2'; // the header of tokenizer.proto: RetainBoundaries and CountRanges, packed
 const APP_PROTOCOL = 1; // the major, negotiated in the handshake
 const COOKIE_KEY = 'CHUNKKIT_PLUGIN';
 const COOKIE_VALUE = '225fe4dcd312a61d9955f80c190fb6cd';
@@ -134,6 +134,107 @@ async function boundaries(name, texts) {
   });
 }
 
+// --- protocol 1.1 and 1.2: texts kept for CountRanges (docs/protocol.md) ---
+const KEEP = 64; // requests always kept, the protocol's minimum
+const kept = new Map(); // handle -> {model, texts: Buffer[]}, least recently used first
+let nextHandle = 0;
+
+function keep(m, texts) {
+  const handle = ++nextHandle;
+  kept.set(handle, { model: m, texts });
+  while (kept.size > KEEP) kept.delete(kept.keys().next().value);
+  return handle;
+}
+
+function keptTexts(handle, m) {
+  const k = kept.get(handle);
+  if (!k) throw Object.assign(new Error(`retained texts ${handle} are no longer kept (${NAME} keeps the ${KEEP} most recent requests); send the texts with Count`), { code: grpc.status.FAILED_PRECONDITION });
+  if (k.model !== m) throw invalid(`retained texts ${handle} were measured for model "${k.model}", not "${m}"`);
+  kept.delete(handle); // most recently used now
+  kept.set(handle, k);
+  return k.texts;
+}
+
+function invalid(message) {
+  return Object.assign(new Error(message), { code: grpc.status.INVALID_ARGUMENT });
+}
+
+// An unsigned varint, as protobuf encodes uint64 (every number here fits 2^53).
+function pushVarint(out, v) {
+  while (v >= 0x80) { out.push((v % 0x80) | 0x80); v = Math.floor(v / 0x80); }
+  out.push(v);
+}
+
+// packedEnds is RetainedBoundaries.packed_ends: per text its token count, then each token's end
+// minus the one before.
+function packedEnds(all) {
+  const out = [];
+  for (const { ends } of all) {
+    pushVarint(out, ends.length);
+    let prev = 0;
+    for (const e of ends) { pushVarint(out, e - prev); prev = e; }
+  }
+  return Buffer.from(out);
+}
+
+// rangeOf returns the bytes [start, end) of text `text` of the texts kept under handle, for
+// piece j of composite i.
+function rangeOf(handle, text, start, end, m, i, j) {
+  const texts = keptTexts(handle, m);
+  if (text >= texts.length) throw invalid(`text ${i} piece ${j}: text ${text} of retained texts ${handle}, which hold ${texts.length}`);
+  const b = texts[text];
+  if (start > end || end > b.length) throw invalid(`text ${i} piece ${j}: range [${start}, ${end}) outside a text of ${b.length} bytes`);
+  return b.subarray(start, end);
+}
+
+// composites builds the texts of a CountRangesRequest: packed_texts (1.2) when it is set, else
+// texts, Composite messages of literal and range pieces.
+function composites(req, m) {
+  const packed = req.packed_texts;
+  if (!packed || packed.length === 0) {
+    // proto-loader sets the oneof's member that came; the other is null (defaults: true).
+    return req.texts.map((c, i) => Buffer.concat(c.pieces.map((p, j) => {
+      if (p.range) return rangeOf(p.range.handle, p.range.text, p.range.start, p.range.end, m, i, j);
+      return p.literal ?? Buffer.alloc(0);
+    })));
+  }
+  let at = 0;
+  const varint = (what) => {
+    let v = 0, scale = 1;
+    for (;;) {
+      if (at >= packed.length) throw invalid(`packed texts: ${what}: unexpected end`);
+      const b = packed[at++];
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) return v;
+      scale *= 0x80;
+      if (scale > 2 ** 56) throw invalid(`packed texts: ${what}: not a varint`);
+    }
+  };
+  const out = [];
+  for (let i = 0; at < packed.length; i++) {
+    const n = varint(`composite ${i}: number of pieces`);
+    const parts = [];
+    for (let j = 0; j < n; j++) {
+      const x = varint(`composite ${i} piece ${j}: kind`);
+      if (x % 2 === 0) {
+        const size = x / 2;
+        if (size > packed.length - at) throw invalid(`packed texts: composite ${i} piece ${j}: a literal of ${size} bytes, ${packed.length - at} left`);
+        parts.push(packed.subarray(at, at + size));
+        at += size;
+        continue;
+      }
+      const text = (x - 1) / 2;
+      const h = varint(`composite ${i} piece ${j}: handle`);
+      const start = varint(`composite ${i} piece ${j}: start`);
+      const end = start + varint(`composite ${i} piece ${j}: length`);
+      if (h >= req.handles.length) throw invalid(`text ${i} piece ${j}: handle ${h} of ${req.handles.length}`);
+      parts.push(rangeOf(req.handles[h], text, start, end, m, i, j));
+    }
+    out.push(Buffer.concat(parts));
+  }
+  return out;
+}
+
 // --- gRPC services ---
 function unary(fn) {
   return async (call, callback) => {
@@ -216,6 +317,12 @@ async function main() {
     Info: unary(async () => ({ name: NAME, version: VERSION, models: MODELS, protocol_version: PROTOCOL_VERSION, kinds: ['tokenizer'] })),
     Count: unary(async ({ model: m, texts }) => ({ counts: await count(m, texts) })),
     Boundaries: unary(async ({ model: m, texts }) => ({ ends: await boundaries(m, texts) })),
+    RetainBoundaries: unary(async ({ model: m, texts, packed_ends: packed }) => {
+      const all = await boundaries(m, texts);
+      const handle = keep(m, texts);
+      return packed ? { packed_ends: packedEnds(all), handle, packed_texts: true } : { ends: all, handle, packed_texts: true };
+    }),
+    CountRanges: unary(async (req) => ({ counts: await count(req.model, composites(req, req.model)) })),
   });
   new HealthImplementation({ '': 'SERVING', plugin: 'SERVING' }).addToServer(server);
 

@@ -56,8 +56,8 @@ func TestThePluginsKeepTheCounterLawsThroughTheHost(t *testing.T) {
 func TestThePluginsSayWhatTheyServe(t *testing.T) {
 	h, _ := newHost(t)
 	for _, want := range []sdkplugin.Info{
-		{Name: nodePlugin, Version: "1.0.0", Models: []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}, ProtocolVersion: "1.0", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
-		{Name: pyPlugin, Version: "1.0.0", Models: []string{"docs-unigram", "docs-bpe"}, ProtocolVersion: "1.0", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: nodePlugin, Version: "1.0.0", Models: []string{"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}, ProtocolVersion: "1.2", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
+		{Name: pyPlugin, Version: "1.0.0", Models: []string{"docs-unigram", "docs-bpe"}, ProtocolVersion: "1.2", Kinds: []sdkplugin.Kind{sdkplugin.KindTokenizer}},
 	} {
 		got, err := h.Info(t.Context(), want.Name, sdkplugin.KindTokenizer)
 		if err != nil {

@@ -236,12 +236,15 @@ func TestThePluginsCarryTheHandshakeConstantsOfTheGoSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// They implement protocol 1.0 (no RetainBoundaries or CountRanges, which the host does
-		// without): the major must be the Go side's, the minor at most its.
-		if tokenizerv1.ProtocolMinor < 0 {
-			t.Fatal("tokenizerv1.ProtocolMinor is negative")
+		// Both implement 1.2 (a plugin of 1.0, without RetainBoundaries and CountRanges, would
+		// do too: the host goes without): the major must be the Go side's, the minor at most its.
+		m := regexp.MustCompile(`PROTOCOL_VERSION = ["'](\d+)\.(\d+)["']`).FindSubmatch(data)
+		if m == nil {
+			t.Errorf("%s declares no PROTOCOL_VERSION = 'MAJOR.MINOR'", src)
+		} else if major, minor := string(m[1]), string(m[2]); major != strconv.Itoa(tokenizerv1.ProtocolVersion) || atoi(minor) > tokenizerv1.ProtocolMinor {
+			t.Errorf("%s implements protocol %s.%s; the Go side is %s", src, major, minor, tokenizerv1.Version())
 		}
-		for _, want := range []string{sdkplugin.MagicCookieKey, sdkplugin.MagicCookieValue, "PROTOCOL_VERSION = ?" + strconv.Itoa(tokenizerv1.ProtocolVersion) + ".0?",
+		for _, want := range []string{sdkplugin.MagicCookieKey, sdkplugin.MagicCookieValue,
 			"APP_PROTOCOL = " + strconv.Itoa(sdkplugin.ProtocolVersion), "MAX_REQUEST_BYTES = " + strconv.Itoa(sdkplugin.MaxMessageBytes>>20) + " << 20"} {
 			pattern := regexp.QuoteMeta(want)
 			pattern = strings.ReplaceAll(pattern, `\?`, `["']`)
@@ -419,4 +422,12 @@ func newClientCert(t *testing.T) clientCert {
 		t.Fatal(err)
 	}
 	return clientCert{certPEM, pair}
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
 }

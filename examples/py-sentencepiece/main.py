@@ -13,6 +13,7 @@ python3 earlier on $PATH (pyenv, a virtualenv) does not see Debian's dist-packag
 """
 
 import base64
+import collections
 import datetime
 import json
 import os
@@ -43,7 +44,7 @@ from tokenizerv1 import tokenizer_pb2, tokenizer_pb2_grpc  # noqa: E402
 
 NAME = "py-sentencepiece"
 VERSION = "1.0.0"
-PROTOCOL_VERSION = "1.0"  # the header of tokenizer.proto
+PROTOCOL_VERSION = "1.2"  # the header of tokenizer.proto: RetainBoundaries and CountRanges, packed
 APP_PROTOCOL = 1  # the major, negotiated in the handshake
 COOKIE_KEY = "CHUNKKIT_PLUGIN"
 COOKIE_VALUE = "225fe4dcd312a61d9955f80c190fb6cd"
@@ -152,9 +153,146 @@ class Models:
         return out
 
 
+# --- protocol 1.1 and 1.2: texts kept for CountRanges (docs/protocol.md) ---
+KEEP = 64  # requests always kept, the protocol's minimum
+
+
+class Kept:
+    """The texts of the most recent RetainBoundaries requests, by handle, least recently used
+    first out."""
+
+    def __init__(self):
+        self.lock, self.next, self.texts = threading.Lock(), 0, collections.OrderedDict()
+
+    def put(self, model, texts):
+        with self.lock:
+            self.next += 1
+            self.texts[self.next] = (model, texts)
+            while len(self.texts) > KEEP:
+                self.texts.popitem(last=False)
+            return self.next
+
+    def get(self, handle, model, context):
+        with self.lock:
+            kept = self.texts.get(handle)
+            if kept is not None:
+                self.texts.move_to_end(handle)
+        if kept is None:
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                          f"{NAME}: retained texts {handle} are no longer kept (it keeps the {KEEP} most recent requests); send the texts with Count")
+        if kept[0] != model:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"{NAME}: retained texts {handle} were measured for model {kept[0]!r}, not {model!r}")
+        return kept[1]
+
+
+def varint(n):
+    """n as an unsigned varint, as protobuf encodes uint64."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return out
+
+
+def packed_ends(all_ends):
+    """RetainedBoundaries.packed_ends: per text its token count, then each token's end minus the
+    one before."""
+    out = bytearray()
+    for ends in all_ends:
+        out += varint(len(ends))
+        prev = 0
+        for e in ends:
+            out += varint(e - prev)
+            prev = e
+    return bytes(out)
+
+
 class Tokenizer(tokenizer_pb2_grpc.TokenizerServicer):
     def __init__(self, models):
         self.m = models
+        self.kept = Kept()
+
+    def RetainBoundaries(self, request, context):
+        sp = self.m.get(request.model, context)
+        texts = list(request.texts)
+        all_ends = [self.m.ends(sp, b) for b in live(texts, context)]
+        handle = self.kept.put(request.model, texts)
+        if request.packed_ends:
+            return tokenizer_pb2.RetainedBoundaries(packed_ends=packed_ends(all_ends), handle=handle, packed_texts=True)
+        return tokenizer_pb2.RetainedBoundaries(ends=[common_pb2.Ends(ends=e) for e in all_ends], handle=handle, packed_texts=True)
+
+    def CountRanges(self, request, context):
+        sp = self.m.get(request.model, context)
+        texts = self.composites(request, context)
+        return tokenizer_pb2.CountResponse(counts=[self.m.count(sp, b) for b in live(texts, context)])
+
+    def range_of(self, handle, text, start, end, model, i, j, context):
+        """The bytes [start, end) of text `text` of the texts kept under handle, for piece j of
+        composite i."""
+        texts = self.kept.get(handle, model, context)
+        if text >= len(texts):
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: text {i} piece {j}: text {text} of retained texts {handle}, which hold {len(texts)}")
+        b = texts[text]
+        if start > end or end > len(b):
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: text {i} piece {j}: range [{start}, {end}) outside a text of {len(b)} bytes")
+        return b[start:end]
+
+    def composites(self, request, context):
+        """The texts of a CountRangesRequest: packed_texts (1.2) when it is set, else texts,
+        Composite messages of literal and range pieces."""
+        model, packed = request.model, request.packed_texts
+        if not packed:
+            out = []
+            for i, c in enumerate(request.texts):
+                parts = []
+                for j, p in enumerate(c.pieces):
+                    if p.WhichOneof("piece") == "range":
+                        r = p.range
+                        parts.append(self.range_of(r.handle, r.text, r.start, r.end, model, i, j, context))
+                    else:
+                        parts.append(p.literal)
+                out.append(b"".join(parts))
+            return out
+        at = 0
+
+        def number(what):
+            nonlocal at
+            v, shift = 0, 0
+            while True:
+                if at >= len(packed):
+                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: packed texts: {what}: unexpected end")
+                b = packed[at]
+                at += 1
+                v |= (b & 0x7F) << shift
+                if b < 0x80:
+                    return v
+                shift += 7
+                if shift > 63:
+                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: packed texts: {what}: not a varint")
+
+        out, i = [], 0
+        while at < len(packed):
+            parts = []
+            for j in range(number(f"composite {i}: number of pieces")):
+                x = number(f"composite {i} piece {j}: kind")
+                if x % 2 == 0:
+                    size = x // 2
+                    if size > len(packed) - at:
+                        context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: packed texts: composite {i} piece {j}: a literal of {size} bytes, {len(packed) - at} left")
+                    parts.append(packed[at:at + size])
+                    at += size
+                    continue
+                h = number(f"composite {i} piece {j}: handle")
+                start = number(f"composite {i} piece {j}: start")
+                end = start + number(f"composite {i} piece {j}: length")
+                if h >= len(request.handles):
+                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{NAME}: text {i} piece {j}: handle {h} of {len(request.handles)}")
+                parts.append(self.range_of(request.handles[h], x // 2, start, end, model, i, j, context))
+            out.append(b"".join(parts))
+            i += 1
+        return out
 
     def Info(self, request, context):
         return common_pb2.InfoResponse(name=NAME, version=VERSION, models=self.m.names,

@@ -42,7 +42,13 @@ type Kept struct {
 func MergeKept(kepts []*Kept) (merged *Kept, offsets []int) {
 	merged = &Kept{packed: true}
 	offsets = make([]int, len(kepts))
+	seen := make(map[*Kept]int, len(kepts)) // the documents of one merged RetainBoundaries share its Kept
 	for i, k := range kepts {
+		if off, ok := seen[k]; ok {
+			offsets[i] = off
+			continue
+		}
+		seen[k] = merged.texts
 		offsets[i] = merged.texts
 		for j, h := range k.handles {
 			merged.handles = append(merged.handles, h)
@@ -57,7 +63,7 @@ func MergeKept(kepts []*Kept) (merged *Kept, offsets []int) {
 // locate returns the index in handles of the request that holds text i and the index of the
 // text within it.
 func (k *Kept) locate(i int) (int, uint32, bool) {
-	if k == nil || i < 0 {
+	if k == nil || i < 0 || i >= k.texts {
 		return 0, 0, false
 	}
 	j := len(k.starts) - 1

@@ -68,7 +68,7 @@ func TestRetainBoundariesAndCountRanges(t *testing.T) {
 	}
 
 	t.Run("a handle the plugin no longer holds is ErrNotRetained", func(t *testing.T) {
-		gone := &Kept{handles: []uint64{1 << 40}, starts: []int{0}}
+		gone := &Kept{handles: []uint64{1 << 40}, starts: []int{0}, texts: 1}
 		if _, err := tc.CountRanges(ctx, gone, [][]sdk.Piece{{{Text: 0, Start: 0, End: 1}}}); !errors.Is(err, ErrNotRetained) {
 			t.Errorf("err = %v, want ErrNotRetained", err)
 		}
