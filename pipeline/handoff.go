@@ -61,16 +61,64 @@ type handoff struct {
 }
 
 // hold takes a work place for one document once after is closed (the document before it has
-// taken its place), or gives up when ctx, the run's, is done, and returns the document's
-// handoff.
-func (p *places) hold(ctx context.Context, after <-chan struct{}) *handoff {
+// taken its place) and admit has let it in (in input order too, so that a later document never
+// holds what an earlier one waits for), or gives up when ctx, the run's, is done, and returns
+// the document's handoff.
+func (p *places) hold(ctx context.Context, after <-chan struct{}, admit func() bool) *handoff {
 	h := &handoff{p: p, ctx: ctx}
 	select {
 	case <-after:
-		h.work = p.work.take(ctx)
+		if admit() {
+			h.work = p.work.take(ctx)
+		}
 	case <-ctx.Done():
 	}
 	return h
+}
+
+// budget bounds the input bytes of the documents in flight: take admits a document when its
+// bytes fit the limit, or when fewer than min documents are in flight, whatever their size.
+type budget struct {
+	mu      sync.Mutex
+	used    int
+	docs    int
+	limit   int
+	min     int
+	changed chan struct{} // closed and replaced by every give
+}
+
+func newBudget(limit, min int) *budget {
+	return &budget{limit: limit, min: min, changed: make(chan struct{})}
+}
+
+// take waits until n bytes are admitted and reports true, or reports false once ctx is done.
+func (b *budget) take(ctx context.Context, n int) bool {
+	for {
+		b.mu.Lock()
+		if b.docs < b.min || b.used+n <= b.limit {
+			b.used += n
+			b.docs++
+			b.mu.Unlock()
+			return true
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// give returns the n bytes of a document that take admitted.
+func (b *budget) give(n int) {
+	b.mu.Lock()
+	b.used -= n
+	b.docs--
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
 }
 
 // chunking returns the context a document is chunked with: ctx with its wait hook and, when

@@ -31,8 +31,12 @@ type Options struct {
 	// calls, one call each (a document whose call would be one more queues for its turn).
 	Workers int
 	// Window bounds the documents in flight: read, being chunked, or done and waiting for the
-	// documents before them to be yielded. 0 means 4 × Workers; it is never less than Workers.
+	// documents before them to be yielded. 0 means 16 × Workers; it is never less than Workers.
 	Window int
+	// InFlightBytes bounds the input bytes of the documents in flight, as Window bounds their
+	// number: a document starts only when its bytes fit, or when fewer than Workers documents
+	// are in flight, whatever their size. 0 means 64 MiB × Workers.
+	InFlightBytes int
 	// Timeout bounds the chunking of each document (its plugin calls included); 0 means none.
 	// A document that runs out of time gets an error naming it and the timeout. Time the
 	// document spends queued for its turn (to work, or to call a plugin) does not count, so a
@@ -79,13 +83,17 @@ type Result struct {
 }
 
 // inFlight is how many documents per worker Run has in flight by default, and how many
-// goroutines it starts per worker: at -j N, N documents work, N wait on plugin calls and 2N more
-// are read and queued for their turn, so that a document whose call must wait for the plugin
-// does not leave the host idle. With 2 per
-// worker (one working, one waiting), the host idled at -j 1 whenever its document needed a call
-// while the other's was in flight: the corpus bench (64 documents, through the tiktoken plugin)
-// ran 0.74× as fast as in-process; with 4, 0.81× on the same loaded machine.
-const inFlight = 4
+// goroutines it starts per worker: at -j N, N documents work, N wait on plugin calls and the
+// others are read and queued for their turn, so that a document whose call must wait for the
+// plugin does not leave the host idle, and the documents that queue for a call share one (the
+// host merges their calls: host/merge.go). The Node.js corpus bench through the tiktoken plugin
+// at -j 1, quiet machine: 2 per worker ran 0.74× as fast as in-process, 4 0.82× (1.30 plugin
+// calls a document), 8 0.93× (0.95), 16 1.03× (0.63). inFlightBytes bounds what they hold.
+const inFlight = 16
+
+// inFlightBytes is Options.InFlightBytes's default, per worker: small documents are inFlight a
+// worker at once, files of 50 MB one a worker (fewer than workers in flight always start).
+const inFlightBytes = 64 << 20
 
 // Run parses and chunks every Input of inputs, o.Workers at a time, and yields one Result
 // per Input, in input order, whatever the number of workers. An error yielded by inputs
@@ -123,6 +131,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 		type job struct {
 			Result
 			data []byte
+			size int // its input bytes, taken from the budget of bytes in flight; -1 when not taken
 			out  *parts
 			// after is closed once the job before it took its work place, turn once this
 			// one has: documents start in input order, whichever goroutine got them.
@@ -137,7 +146,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			prev := make(chan struct{})
 			close(prev)
 			for in, err := range inputs {
-				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, out: newParts()}
+				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, size: -1, out: newParts()}
 				j.Input.Data = nil
 				i++
 				select {
@@ -161,6 +170,11 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			}
 		}()
 		slots := newPlaces(workers)
+		limit := o.InFlightBytes
+		if limit <= 0 {
+			limit = inFlightBytes * workers
+		}
+		bytes := newBudget(limit, workers)
 		for range inFlight * workers {
 			wg.Add(1)
 			go func() {
@@ -184,7 +198,14 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 						p.Partial, p.Document, p.Chunks = true, doc, chunks
 						j.out.push(p)
 					}
-					h := slots.hold(ctx, j.after)
+					h := slots.hold(ctx, j.after, func() bool {
+						n := inputSize(j.Input, data)
+						if !bytes.take(ctx, n) {
+							return false
+						}
+						j.size = n
+						return true
+					})
 					close(j.turn)
 					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, data, emit)
 					h.done()
@@ -210,6 +231,9 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			}
 			for final := false; !final; {
 				for _, r := range j.out.take() {
+					if !r.Partial && j.size >= 0 {
+						bytes.give(j.size) // yielded, the document is out of flight
+					}
 					if !yield(r) {
 						return
 					}
@@ -218,6 +242,19 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			}
 		}
 	}
+}
+
+// inputSize is the input bytes of in: data's, or the size of its file (0 when it cannot be
+// read; reading it reports why).
+func inputSize(in Input, data []byte) int {
+	if data != nil || in.Path == "" {
+		return len(data)
+	}
+	fi, err := os.Stat(in.Path)
+	if err != nil {
+		return 0
+	}
+	return int(fi.Size())
 }
 
 // streamBatch is how many chunks a Partial Result holds at most.

@@ -269,3 +269,56 @@ func TestRunWithoutAChunkerIsAConfigError(t *testing.T) {
 		t.Errorf("got %+v, want one config error", got)
 	}
 }
+
+// waiting is a chunker whose every document waits on a "plugin" (sdk.StartWait) for a few
+// milliseconds, and which records how many documents are inside Chunk at once.
+type waiting struct {
+	sdk.Chunker
+	in, most atomic.Int64
+}
+
+func (w *waiting) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
+	n := w.in.Add(1)
+	defer w.in.Add(-1)
+	for m := w.most.Load(); n > m && !w.most.CompareAndSwap(m, n); m = w.most.Load() {
+	}
+	resume := sdk.StartWait(ctx)
+	time.Sleep(3 * time.Millisecond)
+	resume()
+	return w.Chunker.Chunk(ctx, req, doc)
+}
+
+// TestRunBoundsTheBytesInFlight checks Options.InFlightBytes: documents whose bytes do not fit
+// start only as the ones before them are yielded, and never fewer than the workers run.
+func TestRunBoundsTheBytesInFlight(t *testing.T) {
+	t.Parallel()
+	ins := docs(40)
+	inner := &chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}
+	for _, tt := range []struct {
+		name          string
+		workers       int
+		bytes         int
+		least, atMost int64
+	}{
+		{"small documents run many at a worker", 1, 0, 3, 16},
+		{"a budget of one byte runs a document a worker", 1, 1, 1, 1},
+		{"and two at two workers", 2, 1, 2, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := &waiting{Chunker: inner}
+			got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: w, Workers: tt.workers, InFlightBytes: tt.bytes})
+			if len(got) != len(ins) {
+				t.Fatalf("%d results for %d inputs", len(got), len(ins))
+			}
+			for i, r := range got {
+				if r.Err != nil || r.Index != i {
+					t.Fatalf("result %d: index %d, err %v", i, r.Index, r.Err)
+				}
+			}
+			if m := w.most.Load(); m < tt.least || m > tt.atMost {
+				t.Errorf("%d documents in Chunk at once at most, want %d to %d", m, tt.least, tt.atMost)
+			}
+		})
+	}
+}
