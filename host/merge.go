@@ -24,12 +24,15 @@ import (
 //
 // When the merged call fails, every member makes its own call again, one member of the batch
 // at a time (the leader first, the others parked until their turn), so that an error names the
-// document that caused it and a document that crashes or hangs the plugin does so alone, not
-// with the others of its batch in flight. The merged call has half the leader's time left, so
-// that a plugin that hangs on another member's text leaves the leader time to call alone. And
-// after a failure the counter merges nothing for a restart window (Options.RestartWindow), so
-// that a failing plugin's documents, each of which costs one failure more when it was merged
-// (the merged call's and its own), do not reach the restart limit twice as fast.
+// document that caused it and a document that crashes the plugin does so alone, not with the
+// others of its batch in flight. The merged call is the leader's: it has the leader's
+// deadline, and a plugin that does not answer by then costs the leader, as it costs a document
+// whose own call it does not answer (the supervisor replaces the process; the others call
+// again on the new one). So a document whose text hangs the plugin costs the leader of the
+// batch it joined too. And after a failure the counter merges nothing for a restart window
+// (Options.RestartWindow), so that a failing plugin's documents, each of which costs one
+// failure more when it was merged (the merged call's and its own), do not reach the restart
+// limit twice as fast.
 //
 // Merging needs the caller's scheduler to park (sdk.CanPark); without one (a Host used
 // directly) every call is its own.
@@ -121,15 +124,6 @@ func follow[M any](ctx context.Context, b *batch[M]) (answered bool, release fun
 	}
 }
 
-// mergedCtx returns the context of a merged call led with ctx: half the time ctx has left, so
-// that the leader can still call alone when the plugin hangs on another member's text.
-func mergedCtx(ctx context.Context) (context.Context, context.CancelFunc) {
-	if dl, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/2))
-	}
-	return ctx, func() {}
-}
-
 // expired reports whether ctx is done or its deadline has passed (a call may end at its
 // deadline a moment before its context does).
 func expired(ctx context.Context) bool {
@@ -179,9 +173,7 @@ func (c *pluginCounter) mergedRetain(ctx context.Context, texts []string) (bound
 	for _, mm := range members {
 		all = append(all, mm.texts...)
 	}
-	mctx, cancel := mergedCtx(ctx)
-	b, kept, inst, err := c.keep(mctx, all)
-	cancel()
+	b, kept, inst, err := c.keep(ctx, all)
 	if err != nil {
 		c.retains.fail(led, c.s.opts.RestartWindow)
 		close(led.done)
@@ -255,16 +247,14 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 	for i, mm := range mine {
 		all = append(all, shiftPieces(mm.items, offsets[i]+mm.r.offset)...)
 	}
-	mctx, cancel := mergedCtx(ctx)
 	var got []int
-	err = c.s.call(mctx, func(inst *instance) (err error) {
+	err = c.s.call(ctx, func(inst *instance) (err error) {
 		if inst != r.inst {
 			return pluginclient.ErrNotRetained
 		}
-		got, err = inst.tokenizer.WithModel(c.model).CountRanges(mctx, merged, all)
+		got, err = inst.tokenizer.WithModel(c.model).CountRanges(ctx, merged, all)
 		return err
 	})
-	cancel()
 	if err != nil {
 		c.counts.fail(led, c.s.opts.RestartWindow)
 		close(led.done)
