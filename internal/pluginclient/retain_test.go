@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"strings"
 	"testing"
@@ -267,5 +268,50 @@ func TestAOneOnePluginGetsCompositesAsMessages(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{6, 0, 1}, got); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}
+
+// TestMergeKeptLocatesEveryTextAsItsOwnKept checks MergeKept on random Kepts, some shared: text
+// t of kepts[i] is text offsets[i]+t of the merged Kept, in the same request under the same
+// handle, and nothing lies past the merged texts.
+func TestMergeKeptLocatesEveryTextAsItsOwnKept(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := range 200 {
+		var kepts []*Kept
+		next := uint64(1)
+		for range 1 + r.IntN(6) {
+			if len(kepts) > 0 && r.IntN(3) == 0 {
+				kepts = append(kepts, kepts[r.IntN(len(kepts))]) // documents of one merged call
+				continue
+			}
+			k := &Kept{packed: r.IntN(4) > 0}
+			for range 1 + r.IntN(4) {
+				k.handles = append(k.handles, next)
+				next++
+				k.starts = append(k.starts, k.texts)
+				k.texts += 1 + r.IntN(5)
+			}
+			kepts = append(kepts, k)
+		}
+		merged, offsets := MergeKept(kepts)
+		packed := true
+		for i, k := range kepts {
+			packed = packed && k.packed
+			for text := range k.texts {
+				wh, wi, _ := k.locate(text)
+				gh, gi, ok := merged.locate(offsets[i] + text)
+				if !ok || merged.handles[gh] != k.handles[wh] || gi != wi {
+					t.Fatalf("round %d: kept %d text %d: merged says handle %d index %d (%t), want handle %d index %d",
+						round, i, text, merged.handles[gh], gi, ok, k.handles[wh], wi)
+				}
+			}
+		}
+		if merged.packed != packed {
+			t.Errorf("round %d: merged packed %t, want %t", round, merged.packed, packed)
+		}
+		if _, _, ok := merged.locate(merged.texts); ok {
+			t.Errorf("round %d: text %d located past the %d merged texts", round, merged.texts, merged.texts)
+		}
 	}
 }
