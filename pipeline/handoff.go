@@ -61,16 +61,13 @@ type handoff struct {
 }
 
 // hold takes a work place for one document once after is closed (the document before it has
-// taken its place) and admit has let it in (in input order too, so that a later document never
-// holds what an earlier one waits for), or gives up when ctx, the run's, is done, and returns
-// the document's handoff.
-func (p *places) hold(ctx context.Context, after <-chan struct{}, admit func() bool) *handoff {
+// taken its place), or gives up when ctx, the run's, is done, and returns the document's
+// handoff.
+func (p *places) hold(ctx context.Context, after <-chan struct{}) *handoff {
 	h := &handoff{p: p, ctx: ctx}
 	select {
 	case <-after:
-		if admit() {
-			h.work = p.work.take(ctx)
-		}
+		h.work = p.work.take(ctx)
 	case <-ctx.Done():
 	}
 	return h

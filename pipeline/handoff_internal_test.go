@@ -102,7 +102,7 @@ func TestAParkedDocumentHoldsNoPlace(t *testing.T) {
 	p := newPlaces(1)
 	start := make(chan struct{})
 	close(start)
-	h := p.hold(context.Background(), start, func() bool { return true })
+	h := p.hold(context.Background(), start)
 	if !h.work {
 		t.Fatal("the document has no work place")
 	}
@@ -115,7 +115,7 @@ func TestAParkedDocumentHoldsNoPlace(t *testing.T) {
 	if h.work || h.wait {
 		t.Errorf("parked, the document holds work %t, wait %t; want neither", h.work, h.wait)
 	}
-	other := p.hold(context.Background(), start, func() bool { return true }) // takes the free work place
+	other := p.hold(context.Background(), start) // takes the free work place
 	otherCtx, otherCancel := other.chunking(context.Background(), 0)
 	defer otherCancel()
 	done := sdk.StartWait(otherCtx) // the wait place is free too
@@ -139,7 +139,7 @@ func TestAParkedDocumentsOwnCallKeepsItsDeadline(t *testing.T) {
 	p := newPlaces(1)
 	start := make(chan struct{})
 	close(start)
-	h := p.hold(context.Background(), start, func() bool { return true })
+	h := p.hold(context.Background(), start)
 	ctx, cancel := h.chunking(context.Background(), 80*time.Millisecond)
 	defer cancel()
 	done := sdk.StartWait(ctx) // its own call

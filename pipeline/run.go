@@ -139,6 +139,13 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 		}
 		jobs := make(chan *job)
 		order := make(chan *job, window-1) // + the one the consumer waits on = window
+		limit := o.InFlightBytes
+		if limit <= 0 {
+			limit = inFlightBytes * workers
+		}
+		// The documents' bytes are taken as they are read, in input order, and given back as
+		// they are yielded: what is queued counts as well as what is being chunked.
+		bytes := newBudget(limit, workers)
 		go func() {
 			defer close(order)
 			defer close(jobs)
@@ -149,6 +156,13 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 				j := &job{Result: Result{Index: i, Input: in, Err: err}, data: in.Data, size: -1, out: newParts()}
 				j.Input.Data = nil
 				i++
+				if err == nil {
+					n := inputSize(in, j.data)
+					if !bytes.take(ctx, n) {
+						return
+					}
+					j.size = n
+				}
 				select {
 				case order <- j:
 				case <-ctx.Done():
@@ -170,11 +184,6 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 			}
 		}()
 		slots := newPlaces(workers)
-		limit := o.InFlightBytes
-		if limit <= 0 {
-			limit = inFlightBytes * workers
-		}
-		bytes := newBudget(limit, workers)
 		for range inFlight * workers {
 			wg.Add(1)
 			go func() {
@@ -198,14 +207,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 						p.Partial, p.Document, p.Chunks = true, doc, chunks
 						j.out.push(p)
 					}
-					h := slots.hold(ctx, j.after, func() bool {
-						n := inputSize(j.Input, data)
-						if !bytes.take(ctx, n) {
-							return false
-						}
-						j.size = n
-						return true
-					})
+					h := slots.hold(ctx, j.after)
 					close(j.turn)
 					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, data, emit)
 					h.done()
