@@ -152,7 +152,9 @@ type pluginRetained struct {
 }
 
 func (r *pluginRetained) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
-	if err := checkPieces(r.texts, items); err != nil {
+	// A merged call's Kept holds other documents' texts after this one's: a piece past its own
+	// must not reach them, so the pieces are checked here, as a plugin checks what it is sent.
+	if err := sdk.CheckPieces(r.texts, items); err != nil {
 		return nil, fmt.Errorf("host: plugin %q: count: %w", r.c.s.plugin.Name, err)
 	}
 	counts, err, ok, release := r.mergedCount(ctx, items)

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -273,24 +272,4 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 		off += n
 	}
 	return m.counts, nil, true, release
-}
-
-// checkPieces checks that every piece of items names one of texts and a range inside it, as a
-// plugin checks the ranges it is sent: a merged call's Kept holds other documents' texts too,
-// which a piece past its own document's must not reach.
-func checkPieces(texts []string, items [][]sdk.Piece) error {
-	for i, it := range items {
-		for j, p := range it {
-			if p.Text < 0 {
-				continue
-			}
-			if p.Text >= len(texts) {
-				return fmt.Errorf("%w: item %d piece %d: text %d, but %d texts are retained", sdk.ErrInvalidInput, i, j, p.Text, len(texts))
-			}
-			if p.Start < 0 || p.Start > p.End || p.End > len(texts[p.Text]) {
-				return fmt.Errorf("%w: item %d piece %d: range [%d, %d) outside text %d of %d bytes", sdk.ErrInvalidInput, i, j, p.Start, p.End, p.Text, len(texts[p.Text]))
-			}
-		}
-	}
-	return nil
 }

@@ -92,6 +92,20 @@ func Build(texts []string, items [][]Piece) ([]string, error) {
 	return out, nil
 }
 
+// CheckPieces reports the first piece of items that names a text not in texts or a range
+// outside its text, as an error matching ErrInvalidInput, as Build does, without building the
+// texts: what a Retained checks before it sends pieces to be counted.
+func CheckPieces(texts []string, items [][]Piece) error {
+	for i, item := range items {
+		for j, p := range item {
+			if _, err := piece(texts, p); err != nil {
+				return fmt.Errorf("item %d piece %d: %w", i, j, err)
+			}
+		}
+	}
+	return nil
+}
+
 func piece(texts []string, p Piece) (string, error) {
 	if p.Text < 0 {
 		return p.Literal, nil

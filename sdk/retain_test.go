@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,6 +35,14 @@ func TestBuild(t *testing.T) {
 		if _, err := sdk.Build(texts, [][]sdk.Piece{bad}); !errors.Is(err, sdk.ErrInvalidInput) {
 			t.Errorf("Build(%+v) = %v, want an input error", bad, err)
 		}
+		// CheckPieces refuses what Build refuses, naming the item and the piece.
+		items := [][]sdk.Piece{{sdk.LiteralPiece("fine")}, append([]sdk.Piece{sdk.LiteralPiece("ctx")}, bad...)}
+		if err := sdk.CheckPieces(texts, items); !errors.Is(err, sdk.ErrInvalidInput) || !strings.Contains(err.Error(), "item 1 piece 1") {
+			t.Errorf("CheckPieces(%+v) = %v, want an input error naming item 1 piece 1", bad, err)
+		}
+	}
+	if err := sdk.CheckPieces(texts, [][]sdk.Piece{{{Text: 1, Start: 0, End: len(texts[1])}}, {}}); err != nil {
+		t.Errorf("CheckPieces of good pieces: %v", err)
 	}
 }
 
