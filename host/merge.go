@@ -91,13 +91,18 @@ func (g *merger[M]) close(b *batch[M]) []*M {
 	return b.members
 }
 
-// fail marks b failed and turns merging off for window; the leader holds b's retry turn.
-func (g *merger[M]) fail(b *batch[M], window time.Duration) {
+// abandon ends b, led with ctx, after its merged call failed with err: merging is off for
+// window, and b's members call alone, one at a time, the leader first. It reports whether the
+// leader calls alone too (false when err is the leader's own deadline or cancellation), and
+// returns the function that passes the leader's turn on, to call once its own call is done.
+func (g *merger[M]) abandon(ctx context.Context, b *batch[M], err error, window time.Duration) (alone bool, passOn func()) {
 	g.mu.Lock()
 	g.off = time.Now().Add(window)
 	g.mu.Unlock()
 	b.failed = true
 	b.retry <- struct{}{}
+	close(b.done)
+	return !expired(ctx) || errors.Is(err, pluginclient.ErrNotRetained), func() { <-b.retry }
 }
 
 // follow waits, parked, for the batch b that m joined. It reports whether m's answer is in;
@@ -174,10 +179,9 @@ func (c *pluginCounter) mergedRetain(ctx context.Context, texts []string) (bound
 	}
 	b, kept, inst, err := c.keep(ctx, all)
 	if err != nil {
-		c.retains.fail(led, c.s.opts.RestartWindow)
-		close(led.done)
-		defer func() { <-led.retry }()
-		if expired(ctx) && !errors.Is(err, pluginclient.ErrNotRetained) {
+		alone, passOn := c.retains.abandon(ctx, led, err, c.s.opts.RestartWindow)
+		defer passOn()
+		if !alone {
 			return nil, nil, err, true, release
 		}
 		bounds, r, err = c.retainAlone(ctx, texts)
@@ -255,10 +259,9 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 		return err
 	})
 	if err != nil {
-		c.counts.fail(led, c.s.opts.RestartWindow)
-		close(led.done)
-		defer func() { <-led.retry }()
-		if expired(ctx) && !errors.Is(err, pluginclient.ErrNotRetained) {
+		alone, passOn := c.counts.abandon(ctx, led, err, c.s.opts.RestartWindow)
+		defer passOn()
+		if !alone {
 			return nil, err, true, release
 		}
 		counts, err = r.countAlone(ctx, items)
