@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -66,10 +67,9 @@ func (k *Kept) locate(i int) (int, uint32, bool) {
 	if k == nil || i < 0 || i >= k.texts {
 		return 0, 0, false
 	}
-	j := len(k.starts) - 1
-	for j > 0 && k.starts[j] > i {
-		j--
-	}
+	// The request whose first text is the last at or before i: a merged Kept has a request
+	// per document, and CountRanges locates every piece.
+	j := sort.SearchInts(k.starts, i+1) - 1
 	if j < 0 {
 		return 0, 0, false
 	}
