@@ -54,24 +54,19 @@ func (c Config) request() sdk.Request {
 	return req
 }
 
-func (c Config) timeout() time.Duration {
-	switch {
-	case c.Timeout == 0:
-		return DefaultTimeout
-	case c.Timeout < 0:
-		return 0
-	}
-	return c.Timeout
-}
+func (c Config) timeout() time.Duration { return orDefault(c.Timeout, DefaultTimeout) }
 
 func (c Config) workers() int { return max(c.Workers, 1) }
 
-func (c Config) retries() int {
+func (c Config) retries() int { return orDefault(c.Retries, DefaultRetries) }
+
+// orDefault is the convention of Config's numbers: 0 means def, a negative value none (0).
+func orDefault[T ~int | ~int64](v, def T) T {
 	switch {
-	case c.Retries == 0:
-		return DefaultRetries
-	case c.Retries < 0:
+	case v == 0:
+		return def
+	case v < 0:
 		return 0
 	}
-	return c.Retries
+	return v
 }
