@@ -155,10 +155,8 @@ func (t *tokenizerServer) buildComposites(b *textsBuilder, model string, composi
 
 // buildPacked builds the texts of packed, CountRangesRequest.packed_texts (protocol 1.2).
 func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []byte, handles []uint64) error {
-	j := 0 // the piece within its composite
 	_, err := tokenizerv1.RangePackedTexts(packed,
-		func(i int, p tokenizerv1.PackedPiece) error {
-			defer func() { j++ }()
+		func(i, j int, p tokenizerv1.PackedPiece) error {
 			if p.IsLiteral {
 				b.buf = append(b.buf, p.Literal...)
 				return nil
@@ -170,7 +168,6 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 		},
 		func(int) error {
 			b.end()
-			j = 0
 			return nil
 		})
 	if err != nil {

@@ -47,12 +47,12 @@ type PackedPiece struct {
 }
 
 // RangePackedTexts calls f for every piece of every composite of data, the packed_texts of a
-// request, with the composite's index, and then calls done with each composite's index once
+// request, with the composite's index and the piece's within it, and then calls done with each composite's index once
 // its pieces are through; it returns the number of composites. It stops at the first error of
 // f or done, and fails, naming the composite and piece, on data that is not the packed form (a
 // varint cut short, a literal longer than what is left, a text index over 2^32, an end that
 // overflows).
-func RangePackedTexts(data []byte, f func(composite int, p PackedPiece) error, done func(composite int) error) (int, error) {
+func RangePackedTexts(data []byte, f func(composite, piece int, p PackedPiece) error, done func(composite int) error) (int, error) {
 	next := func(what string, c, j int) (uint64, error) {
 		v, k := protowire.ConsumeVarint(data)
 		if k < 0 {
@@ -107,7 +107,7 @@ func RangePackedTexts(data []byte, f func(composite int, p PackedPiece) error, d
 					return c, fmt.Errorf("packed texts: composite %d piece %d: start %d plus length %d overflows", c, j, p.Start, size)
 				}
 			}
-			if err := f(c, p); err != nil {
+			if err := f(c, j, p); err != nil {
 				return c, err
 			}
 		}

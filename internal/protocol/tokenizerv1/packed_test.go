@@ -33,7 +33,7 @@ func unpack(data []byte) ([]composite, error) {
 	var out []composite
 	var cur composite
 	n, err := RangePackedTexts(data,
-		func(_ int, p PackedPiece) error { cur = append(cur, p); return nil },
+		func(_, _ int, p PackedPiece) error { cur = append(cur, p); return nil },
 		func(int) error { out = append(out, cur); cur = nil; return nil })
 	if err == nil && n != len(out) {
 		return nil, errors.New("the count differs from the composites seen")
