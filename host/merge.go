@@ -203,6 +203,7 @@ type countCall struct {
 	r      *pluginRetained
 	items  [][]sdk.Piece
 	counts []int
+	other  bool // its texts are another process's than the leader's: it calls alone
 }
 
 // mergedCount is CountPieces of r through c's merger, as mergedRetain. Only the calls on texts
@@ -222,8 +223,7 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 	switch {
 	case joined != nil:
 		answered, release := follow(ctx, joined)
-		if answered && m.counts == nil && len(items) > 0 {
-			// Another process's texts: the leader left this one to call alone.
+		if answered && m.other {
 			return nil, nil, false, release
 		}
 		return m.counts, nil, answered, release
@@ -235,10 +235,12 @@ func (r *pluginRetained) mergedCount(ctx context.Context, items [][]sdk.Piece) (
 	var kepts []*pluginclient.Kept
 	var mine []*countCall
 	for _, mm := range members {
-		if mm.r.inst == r.inst {
-			kepts = append(kepts, mm.r.kept)
-			mine = append(mine, mm)
+		if mm.r.inst != r.inst {
+			mm.other = true
+			continue
 		}
+		kepts = append(kepts, mm.r.kept)
+		mine = append(mine, mm)
 	}
 	if len(mine) == 1 {
 		defer close(led.done)
