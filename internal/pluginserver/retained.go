@@ -138,10 +138,10 @@ func (t *tokenizerServer) buildComposites(b *textsBuilder, model string, composi
 		for j, p := range c.GetPieces() {
 			switch piece := p.GetPiece().(type) {
 			case *tokenizerv1.Piece_Literal:
-				b.buf = append(b.buf, piece.Literal...)
+				b.add(convert.StringView(piece.Literal))
 			case *tokenizerv1.Piece_Range:
 				rg := piece.Range
-				if err := t.appendRange(b, model, rg.GetHandle(), rg.GetText(), rg.GetStart(), rg.GetEnd(), i, j); err != nil {
+				if err := t.addRange(b, model, rg.GetHandle(), rg.GetText(), rg.GetStart(), rg.GetEnd(), i, j); err != nil {
 					return err
 				}
 			default:
@@ -158,13 +158,13 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 	_, err := tokenizerv1.RangePackedTexts(packed,
 		func(i, j int, p tokenizerv1.PackedPiece) error {
 			if p.IsLiteral {
-				b.buf = append(b.buf, p.Literal...)
+				b.add(convert.StringView(p.Literal))
 				return nil
 			}
 			if p.Handle >= uint64(len(handles)) {
 				return status.Errorf(codes.InvalidArgument, "text %d piece %d: handle %d of %d", i, j, p.Handle, len(handles))
 			}
-			return t.appendRange(b, model, handles[p.Handle], p.Text, p.Start, p.End, i, j)
+			return t.addRange(b, model, handles[p.Handle], p.Text, p.Start, p.End, i, j)
 		},
 		func(int) error {
 			b.end()
@@ -179,9 +179,9 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 	return nil
 }
 
-// appendRange appends [start, end) of text text of the texts kept under handle to b, for piece
-// j of composite i.
-func (t *tokenizerServer) appendRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
+// addRange adds [start, end) of text text of the texts kept under handle to the text b is
+// building, for piece j of composite i.
+func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
 	kept, err := t.kept.get(handle, model)
 	if err != nil {
 		return err
@@ -193,28 +193,60 @@ func (t *tokenizerServer) appendRange(b *textsBuilder, model string, handle uint
 	if start > end || end > uint64(len(s)) {
 		return status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
 	}
-	b.buf = append(b.buf, s[start:end]...)
+	b.add(s[start:end])
 	return nil
 }
 
-// textsBuilder builds the texts of a CountRanges request in one buffer: a request holds
-// thousands of them, and one allocation each cost as much as their bytes did.
+// textsBuilder builds the texts of a CountRanges request. Most of them are one range of a kept
+// text, a chunk of a document measured before: such a text is the kept text's substring, not
+// copied. The others are built in one buffer: a request holds thousands of them, and one
+// allocation each cost as much as their bytes did.
 type textsBuilder struct {
-	buf  []byte
-	ends []int // ends[i] is the end of text i in buf
+	out     []string // the texts ended; those built in buf are filled in by texts
+	inBuf   []span   // where in buf the texts built there are, with their index in out
+	buf     []byte
+	first   string // the first piece of the text being built, while it is its only one
+	pieces  int    // the pieces of the text being built
+	bufFrom int    // where in buf the text being built starts, once it has two pieces
+}
+
+type span struct{ text, from, to int }
+
+// add adds piece to the text being built. Pieces alias what they were cut from (a kept text,
+// the request): texts returns them, so they must stay unchanged until counted.
+func (b *textsBuilder) add(piece string) {
+	switch b.pieces {
+	case 0:
+		b.first = piece
+	case 1:
+		b.bufFrom = len(b.buf)
+		b.buf = append(b.buf, b.first...)
+		b.buf = append(b.buf, piece...)
+	default:
+		b.buf = append(b.buf, piece...)
+	}
+	b.pieces++
 }
 
 // end ends the text being built.
-func (b *textsBuilder) end() { b.ends = append(b.ends, len(b.buf)) }
-
-// texts returns the texts built, which share buf: it must not be appended to afterwards.
-func (b *textsBuilder) texts() []string {
-	out := make([]string, len(b.ends))
-	all := unsafe.String(unsafe.SliceData(b.buf), len(b.buf))
-	start := 0
-	for i, e := range b.ends {
-		out[i] = all[start:e]
-		start = e
+func (b *textsBuilder) end() {
+	switch b.pieces {
+	case 0:
+		b.out = append(b.out, "")
+	case 1:
+		b.out = append(b.out, b.first)
+	default:
+		b.inBuf = append(b.inBuf, span{text: len(b.out), from: b.bufFrom, to: len(b.buf)})
+		b.out = append(b.out, "")
 	}
-	return out
+	b.first, b.pieces = "", 0
+}
+
+// texts returns the texts built, which share buf: it must not be added to afterwards.
+func (b *textsBuilder) texts() []string {
+	all := unsafe.String(unsafe.SliceData(b.buf), len(b.buf))
+	for _, s := range b.inBuf {
+		b.out[s.text] = all[s.from:s.to]
+	}
+	return b.out
 }

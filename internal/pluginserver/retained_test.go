@@ -155,3 +155,63 @@ func TestCountRangesReadsPackedTextsAndComposites(t *testing.T) {
 		t.Errorf("a handle no longer kept: err = %v, want FAILED_PRECONDITION", err)
 	}
 }
+
+// textsSeen is a counter that keeps the texts it is asked to count, and counts their bytes.
+type textsSeen struct{ texts []string }
+
+func (c *textsSeen) Count(_ context.Context, texts []string) ([]int, error) {
+	c.texts = append(c.texts[:0], texts...)
+	out := make([]int, len(texts))
+	for i, t := range texts {
+		out[i] = len(t)
+	}
+	return out, nil
+}
+
+func (c *textsSeen) Boundaries(_ context.Context, texts []string) ([][]int, error) {
+	return sdk.Runes{}.Boundaries(context.Background(), texts)
+}
+
+// CountRanges counts exactly the texts its pieces make, whether a text is one range (counted
+// as the kept text's substring), one literal, none, or several pieces (built in one buffer),
+// and in any order of the three.
+func TestCountRangesBuildsTheTextsItsPiecesMake(t *testing.T) {
+	t.Parallel()
+	seen := &textsSeen{}
+	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"seen": seen})}, kept: newRetained(4, 1<<20)}
+	ctx := t.Context()
+	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: [][]byte{[]byte("one two three"), []byte("four five")}, PackedEnds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packed []byte
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 4, 7)
+	packed = tokenizerv1.AppendPackedComposite(packed, 3)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 0, 5)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "› ")
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 8, 13)
+	packed = tokenizerv1.AppendPackedComposite(packed, 0)
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "just a literal")
+	packed = tokenizerv1.AppendPackedComposite(packed, 2)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "a heading › ")
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 5, 9)
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 0, 9)
+	got, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "seen", PackedTexts: packed, Handles: []uint64{kept.GetHandle()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"two", "four › three", "", "just a literal", "a heading › five", "four five"}
+	if diff := cmp.Diff(want, seen.texts); diff != "" {
+		t.Errorf("texts counted (-want +got):\n%s", diff)
+	}
+	wantCounts := make([]int64, len(want))
+	for i, w := range want {
+		wantCounts[i] = int64(len(w))
+	}
+	if !cmp.Equal(wantCounts, got.GetCounts()) {
+		t.Errorf("counts = %v, want %v", got.GetCounts(), wantCounts)
+	}
+}

@@ -126,7 +126,13 @@ func (c *Counter) Boundaries(ctx context.Context, texts []string) ([][]int, erro
 			rep := repairUTF8(text)
 			r, seen = &rep, rep.text
 		}
-		lens, err := c.enc.appendTokenLens(nil, seen)
+		// About four bytes a token in English: one slice that seldom grows, where growing it
+		// from nothing cost 8% of the plugin's CPU on a corpus pass.
+		var lens []int
+		if seen != "" {
+			lens = make([]int, 0, len(seen)/4+8)
+		}
+		lens, err := c.enc.appendTokenLens(lens, seen)
 		if err != nil {
 			return nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
 		}

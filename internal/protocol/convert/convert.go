@@ -83,7 +83,10 @@ func StringsView(texts [][]byte) []string {
 	}
 	out := make([]string, len(texts))
 	for i, t := range texts {
-		out[i] = unsafe.String(unsafe.SliceData(t), len(t))
+		out[i] = StringView(t)
 	}
 	return out
 }
+
+// StringView is StringsView of one text.
+func StringView(text []byte) string { return unsafe.String(unsafe.SliceData(text), len(text)) }
