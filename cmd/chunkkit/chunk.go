@@ -174,6 +174,10 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 			if !o.keepGoing {
 				runErr = r.Err
+				if !single {
+					// The error names the document; say how to get past it.
+					runErr = fmt.Errorf("%w\n(the run stops at the first document that fails: --keep-going records failures and goes on, --exclude GLOB leaves files out)", r.Err)
+				}
 				break
 			}
 			sum.fail(r)

@@ -184,8 +184,8 @@ func TestChunkKeepGoingRecordsFailuresAndGoesOn(t *testing.T) {
 	write("d.md", "# D\n\nbad \xff byte")
 
 	_, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words")
-	if code != 1 || !strings.Contains(stderr, "b.json") {
-		t.Errorf("without --keep-going: exit %d, %q; want 1 naming b.json", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "b.json") || !strings.Contains(stderr, "--keep-going records failures and goes on") {
+		t.Errorf("without --keep-going: exit %d, %q; want 1 naming b.json and saying how to go on", code, stderr)
 	}
 
 	stdout, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words", "--keep-going")
