@@ -73,6 +73,9 @@ type Result struct {
 	Document *sdk.Document
 	// Chunks are the document's chunks, in order.
 	Chunks []sdk.Chunk
+	// BlockKinds is how many blocks of each kind the document has, counted as they were
+	// parsed, so also when Document holds none (Options.Stream); set on the last Result.
+	BlockKinds map[sdk.BlockKind]int
 	// Bytes is the size of the document's input.
 	Bytes int
 	// Elapsed is how long the document took to read, parse and chunk.
@@ -209,7 +212,8 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 					}
 					h := slots.hold(ctx, j.after)
 					close(j.turn)
-					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, data, emit)
+					r.BlockKinds = map[sdk.BlockKind]int{}
+					r.Document, r.Chunks, r.Bytes, r.Err = o.chunk(ctx, h, j.Input, data, r.BlockKinds, emit)
 					h.done()
 					r.Elapsed = time.Since(start)
 					j.out.push(r)
@@ -296,7 +300,8 @@ func (p *parts) take() []Result {
 
 // chunk reads, parses and chunks one input, holding h's places. With o.Stream and a chunker that streams, it
 // hands emit the chunks in batches as they are made and returns the last batch.
-func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, emit func(*sdk.Document, []sdk.Chunk)) (*sdk.Document, []sdk.Chunk, int, error) {
+// It tallies the document's blocks by kind in kinds.
+func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, kinds map[sdk.BlockKind]int, emit func(*sdk.Document, []sdk.Chunk)) (*sdk.Document, []sdk.Chunk, int, error) {
 	name := in.Name()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
@@ -333,6 +338,13 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 	if err != nil {
 		return nil, nil, size, fmt.Errorf("%s: %w", name, err)
 	}
+	if parts != nil {
+		parts = tallied(parts, kinds)
+	} else {
+		for _, b := range doc.Blocks {
+			kinds[b.Kind]++
+		}
+	}
 	if len(in.Metadata) > 0 {
 		if doc.Metadata == nil {
 			doc.Metadata = map[string]any{}
@@ -364,6 +376,20 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 		return doc, nil, size, fmt.Errorf("%s: %w", name, err)
 	}
 	return doc, chunks, size, nil
+}
+
+// tallied yields parts, counting their blocks by kind in kinds.
+func tallied(parts iter.Seq2[sdk.DocumentPart, error], kinds map[sdk.BlockKind]int) iter.Seq2[sdk.DocumentPart, error] {
+	return func(yield func(sdk.DocumentPart, error) bool) {
+		for part, err := range parts {
+			for _, b := range part.Blocks {
+				kinds[b.Kind]++
+			}
+			if !yield(part, err) {
+				return
+			}
+		}
+	}
 }
 
 // chunkDoc returns doc's chunks, or with o.Stream and a chunker that streams, hands emit all

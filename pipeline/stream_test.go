@@ -28,7 +28,8 @@ func bigDoc(id string, sections int) pipeline.Input {
 // it: per document, its Results' chunks joined are the chunks of its one Result, in input
 // order whatever the workers, every Result but the document's last is Partial and holds
 // chunks, and a large document does come in several parts. The documents are Markdown, so
-// they are parsed in parts too (pipeline.ParseParts, sdk.PartChunker).
+// they are parsed in parts too (pipeline.ParseParts, sdk.PartChunker), and their blocks, let go
+// part by part, are tallied (BlockKinds) as in the run without Stream.
 func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 	t.Parallel()
 	ins := append(docs(20), bigDoc("big-a", 400), bigDoc("big-b", 300))
@@ -57,7 +58,7 @@ func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 				if n := len(joined); n > 0 && joined[n-1].Index == r.Index && joined[n-1].Partial {
 					last := &joined[n-1]
 					last.Chunks = append(last.Chunks, r.Chunks...)
-					last.Partial, last.Bytes, last.Err = r.Partial, r.Bytes, r.Err
+					last.Partial, last.Bytes, last.Err, last.BlockKinds = r.Partial, r.Bytes, r.Err, r.BlockKinds
 					continue
 				}
 				joined = append(joined, r)

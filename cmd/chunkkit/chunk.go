@@ -150,17 +150,22 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sum := newRunSummary()
 	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
-		// JSONL is written chunk by chunk, so a large document's chunks need not all be held;
-		// the text output tallies a document's chunks before it shows them.
-		Stream: o.format == "jsonl",
+		// Chunks come as they are made, so a large document's chunks need not all be held:
+		// JSONL writes them, the text output keeps its totals and previews (textDoc).
+		Stream: true,
 	})
 	var runErr error
+	text := newTextDoc(o)
 	for r := range results {
 		if r.Partial {
 			sum.part(r)
-			if err := writeJSONL(bw, r.Chunks); err != nil {
-				runErr = err
-				break
+			if o.format == "jsonl" {
+				if err := writeJSONL(bw, r.Chunks); err != nil {
+					runErr = err
+					break
+				}
+			} else {
+				text.add(r.Chunks)
 			}
 			continue
 		}
@@ -182,6 +187,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 			sum.fail(r)
 			prog.update(r)
+			text = newTextDoc(o)
 			continue
 		}
 		sum.add(r)
@@ -191,7 +197,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			if sum.docs > 1 {
 				bw.WriteString("\n")
 			}
-			err = writeText(bw, r.Input.Name(), o, chunker, r.Document, r.Chunks)
+			text.add(r.Chunks)
+			err = text.write(bw, r.Input.Name(), chunker, r.BlockKinds)
+			text = newTextDoc(o)
 		}
 		if err == nil {
 			err = bw.Flush()
@@ -348,62 +356,91 @@ func writeJSONL(w io.Writer, chunks []sdk.Chunk) error {
 	return nil
 }
 
-func writeText(w io.Writer, path string, o chunkOptions, chunker sdk.Chunker, doc *sdk.Document, chunks []sdk.Chunk) error {
+// textDoc is the text output of one document, made as its chunks come: the totals and the
+// previews of its first chunks (-n) are kept, not the chunks, so that a large document's
+// chunks need not all be held before its text is written.
+type textDoc struct {
+	o        chunkOptions
+	chunks   int
+	tokens   int
+	kinds    map[string]int
+	previews strings.Builder
+	pos      map[string]int // the positions of the chunks previewed, by ID
+}
+
+func newTextDoc(o chunkOptions) *textDoc {
+	return &textDoc{o: o, kinds: map[string]int{}, pos: map[string]int{}}
+}
+
+// add takes the document's next chunks.
+func (t *textDoc) add(chunks []sdk.Chunk) {
+	for _, c := range chunks {
+		t.chunks++
+		t.kinds[string(c.Kind)]++
+		t.tokens += c.TokenCount
+		if t.o.n >= 0 && t.chunks > t.o.n {
+			continue
+		}
+		sb := &t.previews
+		t.pos[c.ID] = c.Position
+		kind := string(c.Kind)
+		if c.Kind == sdk.ChunkHeading {
+			kind = fmt.Sprintf("h%d", c.Level)
+		}
+		fmt.Fprintf(sb, "%4d  %-4s %5d tok  ", c.Position, kind, c.TokenCount)
+		if c.LineStart > 0 {
+			fmt.Fprintf(sb, "%-9s  ", lineRange(c.LineStart, c.LineEnd))
+		}
+		if c.ParentID != "" {
+			fmt.Fprintf(sb, "↳ parent %d  ", t.pos[c.ParentID])
+		}
+		if c.Context != "" {
+			// embed_text is the context, then the content: show both, the context tail first.
+			fmt.Fprintf(sb, "[%s] ", previewTail(c.Context, 40))
+		}
+		sb.WriteString(preview(c.Content, 64))
+		sb.WriteString("\n")
+	}
+}
+
+// write writes the document's text: what it is, its totals, and the previews.
+func (t *textDoc) write(w io.Writer, path string, chunker sdk.Chunker, blockKinds map[sdk.BlockKind]int) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %d blocks, %d chunks (strategy %s, tokenizer %s", path, len(doc.Blocks), len(chunks), o.chunker.Strategy, o.chunker.Tokenizer)
+	blocks := 0
+	kinds := make(map[string]int, len(blockKinds))
+	for k, n := range blockKinds {
+		blocks += n
+		kinds[string(k)] = n
+	}
+	fmt.Fprintf(&sb, "%s: %d blocks, %d chunks (strategy %s, tokenizer %s", path, blocks, t.chunks, t.o.chunker.Strategy, t.o.chunker.Tokenizer)
 	if b, ok := chunker.(sdk.Budgeted); ok {
 		maxTokens, overlap := b.Budget()
 		fmt.Fprintf(&sb, ", max %d tokens, overlap %d", maxTokens, overlap)
 	}
 	sb.WriteString(")\n")
-	blockKinds := map[string]int{}
-	for _, b := range doc.Blocks {
-		blockKinds[string(b.Kind)]++
+	fmt.Fprintf(&sb, "blocks: %s\n", tally(kinds))
+	fmt.Fprintf(&sb, "chunks: %s; %d tokens in all\n", tally(t.kinds), t.tokens)
+	shown := t.chunks
+	if t.o.n >= 0 {
+		shown = min(shown, t.o.n)
 	}
-	chunkKinds := map[string]int{}
-	total := 0
-	for _, c := range chunks {
-		chunkKinds[string(c.Kind)]++
-		total += c.TokenCount
-	}
-	fmt.Fprintf(&sb, "blocks: %s\n", tally(blockKinds))
-	fmt.Fprintf(&sb, "chunks: %s; %d tokens in all\n", tally(chunkKinds), total)
-	if o.n != 0 && len(chunks) > 0 {
+	if t.o.n != 0 && t.chunks > 0 {
 		sb.WriteString("columns: position, kind, tokens of embed_text, lines in the file, parent, [context] content\n")
 	}
-	n := o.n
-	if n < 0 || n > len(chunks) {
-		n = len(chunks)
-	}
-	if n > 0 {
+	if shown > 0 {
 		sb.WriteString("\n")
 	}
-	pos := make(map[string]int, len(chunks))
-	for _, c := range chunks[:n] {
-		pos[c.ID] = c.Position
-		kind := string(c.Kind)
-		if c.Kind == sdk.ChunkHeading {
-			kind = fmt.Sprintf("h%d", c.Level)
-		}
-		fmt.Fprintf(&sb, "%4d  %-4s %5d tok  ", c.Position, kind, c.TokenCount)
-		if c.LineStart > 0 {
-			fmt.Fprintf(&sb, "%-9s  ", lineRange(c.LineStart, c.LineEnd))
-		}
-		if c.ParentID != "" {
-			fmt.Fprintf(&sb, "↳ parent %d  ", pos[c.ParentID])
-		}
-		if c.Context != "" {
-			// embed_text is the context, then the content: show both, the context tail first.
-			fmt.Fprintf(&sb, "[%s] ", previewTail(c.Context, 40))
-		}
-		sb.WriteString(preview(c.Content, 64))
-		sb.WriteString("\n")
+	if _, err := io.WriteString(w, sb.String()); err != nil {
+		return err
 	}
-	if n < len(chunks) {
-		fmt.Fprintf(&sb, "… %d more (-n -1 shows all)\n", len(chunks)-n)
+	if _, err := io.WriteString(w, t.previews.String()); err != nil {
+		return err
 	}
-	_, err := io.WriteString(w, sb.String())
-	return err
+	if shown < t.chunks {
+		_, err := fmt.Fprintf(w, "… %d more (-n -1 shows all)\n", t.chunks-shown)
+		return err
+	}
+	return nil
 }
 
 // tally renders counts as "a 1, b 2" in name order.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -420,4 +421,63 @@ func TestChunkProgressLine(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("--progress auto on a buffer (not a terminal) wrote %q", stderr)
 	}
+}
+
+// The text output of a document whose chunks come in several parts (Options.Stream, as every
+// run has) counts all its blocks and chunks and previews the first -n, as JSONL has them.
+func TestChunkTextOfALargeDocumentCountsEveryPart(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	for i := range 700 {
+		fmt.Fprintf(&sb, "# Section %d\n\n%s\n\n", i, strings.Repeat("alpha beta gamma. ", 12))
+	}
+	path := filepath.Join(t.TempDir(), "big.md")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"chunk", path, "--tokenizer", "words", "--max-tokens", "24", "--overlap-tokens", "0"}
+	jsonl, stderr, code := runCLI(t, append(args, "--format", "jsonl")...)
+	if code != 0 {
+		t.Fatalf("--format jsonl: exit %d: %s", code, stderr)
+	}
+	chunks := decodeChunks(t, jsonl)
+	if len(chunks) <= 2*256 {
+		t.Fatalf("%d chunks: too few to come in several parts", len(chunks))
+	}
+	for _, n := range []int{-1, 5} {
+		text, stderr, code := runCLI(t, append(args, "-n", strconv.Itoa(n))...)
+		if code != 0 {
+			t.Fatalf("-n %d: exit %d: %s", n, code, stderr)
+		}
+		if want := fmt.Sprintf("%s: 1400 blocks, %d chunks", path, len(chunks)); !strings.HasPrefix(text, want) {
+			t.Errorf("-n %d: text starts %q, want %q", n, firstLine(text), want)
+		}
+		if !strings.Contains(text, "blocks: heading 700, paragraph 700\n") {
+			t.Errorf("-n %d: no block tally of 700 headings and 700 paragraphs in\n%s", n, firstLines(text, 4))
+		}
+		shown := len(chunks)
+		if n >= 0 {
+			shown = n
+			if want := fmt.Sprintf("… %d more (-n -1 shows all)\n", len(chunks)-n); !strings.HasSuffix(text, want) {
+				t.Errorf("-n %d: text does not end %q", n, want)
+			}
+		}
+		previews := 0
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, " tok  ") {
+				previews++
+			}
+		}
+		if previews != shown {
+			t.Errorf("-n %d: %d chunks previewed, want %d", n, previews, shown)
+		}
+	}
+}
+
+func firstLine(s string) string { return firstLines(s, 1) }
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
