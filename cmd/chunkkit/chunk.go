@@ -179,7 +179,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 			if !o.keepGoing {
 				runErr = r.Err
-				if !single {
+				if !single && (r.Input.Path == "" || !isDir(r.Input.Path)) {
 					// The error names the document; say how to get past it.
 					runErr = fmt.Errorf("%w\n(the run stops at the first document that fails: --keep-going records failures and goes on, --exclude GLOB leaves files out)", r.Err)
 				}
