@@ -23,6 +23,7 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 	pos := make(map[*draft]int, len(drafts))
 	for i, d := range drafts {
 		pos[d] = i
+		d.emitted, d.position = true, p.first+i
 	}
 	chunks := make([]sdk.Chunk, len(drafts))
 	for i, d := range drafts {
@@ -73,6 +74,8 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 			}
 			if k, ok := pos[parent]; ok && k < i {
 				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, p.first+k)
+			} else if !ok && parent.emitted { // a chunk of an earlier window
+				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, parent.position)
 			}
 		}
 	}

@@ -71,20 +71,37 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		first := 0
-		for w := range headingWindows(doc, h.windowBytes()) {
-			chunks, err := h.chunkWindow(ctx, req, windowDoc(doc, w), part{base: w.base, first: first, source: doc.Source}, maxTokens, overlap)
+		c := windowCutter{size: h.windowBytes()}
+		at := part{source: doc.Source}
+		var in *carry
+		lo := 0
+		// window chunks the blocks [lo, hi) and starts the next window at hi, or carried
+		// before hi.
+		window := func(hi, off int, cut cutKind) bool {
+			chunks, out, err := h.chunkWindow(ctx, req, windowDoc(doc, lo, hi), at, in, cut == carriedCut, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
-				return
+				return false
 			}
 			for _, c := range chunks {
 				if !yield(c, nil) {
-					return
+					return false
 				}
 			}
-			first += len(chunks)
+			at.first += len(chunks)
+			in = out
+			lo, at.base = hi, off
+			if out != nil {
+				lo, at.base = hi-out.blocks, out.base
+			}
+			return true
 		}
+		for i, b := range doc.Blocks {
+			if off, cut := c.next(b); cut != noCut && !window(i, off, cut) {
+				return
+			}
+		}
+		window(len(doc.Blocks), c.off, noCut)
 	}
 }
 
@@ -107,15 +124,17 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 		var segs []sdk.SourceSegment // the source of the window's blocks and of those after
 		mapped := false
 		p := part{}
+		var in *carry
 		n := 0 // blocks read
-		// flush chunks the window of blocks and starts the next at canonical offset next.
-		flush := func(next int) bool {
+		// flush chunks the window of blocks and starts the next at canonical offset next,
+		// or carried before it.
+		flush := func(next int, cut cutKind) bool {
 			w := *doc
 			w.Blocks, w.Source = blocks, nil
 			if mapped {
 				p.source = &sdk.SourceMap{Segments: segs}
 			}
-			chunks, err := h.chunkWindow(ctx, req, &w, p, maxTokens, overlap)
+			chunks, out, err := h.chunkWindow(ctx, req, &w, p, in, cut == carriedCut, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
 				return false
@@ -125,9 +144,14 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 					return false
 				}
 			}
+			in = out
+			keep := 0
+			if out != nil {
+				next, keep = out.base, out.blocks
+			}
 			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
 			segs = slices.Clone(segs[k:])
-			blocks = nil
+			blocks = slices.Clone(blocks[len(blocks)-keep:])
 			p = part{base: next, first: p.first + len(chunks)}
 			return true
 		}
@@ -150,13 +174,13 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			}
 			for _, b := range dp.Blocks {
 				n++
-				if off, cut := c.next(b); cut && !flush(off) {
+				if off, cut := c.next(b); cut != noCut && !flush(off, cut) {
 					return
 				}
 				blocks = append(blocks, b)
 			}
 		}
-		flush(c.off)
+		flush(c.off, noCut)
 	}
 }
 
@@ -169,25 +193,44 @@ func (h *HeadingAware) windowBytes() int {
 	return h.WindowBytes
 }
 
-// chunkWindow returns the chunks of doc, the window at of a document.
-func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, at part, maxTokens, overlap int) ([]sdk.Chunk, error) {
+// chunkWindow returns the chunks of doc, the window at of a document. in is what the window
+// before handed on when it ended carried, else nil; carried says whether this window ends
+// carried, and then it returns what the next window goes on with.
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, at part, in *carry, carried bool, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
 	const name = headingAwareName
 	l, err := measureLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l.base = at.base
-	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
-	secs := headingSections(l, func(sdk.Block) bool { return true })
-	secs.reserve(l, cx)
-	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks, overlap: overlap > 0}
-	units, err := s.units(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+	from := 0 // the first block to pack: those before are held again for in's chunks
+	var seed []openSection
+	if in != nil {
+		from, seed = in.blocks, in.open
+		for k, n := range in.textTok {
+			if _, ok := l.textTok[k]; !ok {
+				l.textTok[k] = n
+			}
+		}
 	}
+	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
+	secs := seededSections(l, func(sdk.Block) bool { return true }, seed, from)
+	secs.reserve(l, cx)
 	p := packer{l: l, maxTokens: maxTokens, overlap: overlap}
 	holders := make([]*draft, len(secs.list)) // per section, the draft that holds its heading
-	for i, b := range doc.Blocks {
+	if in != nil {
+		in.resume(&p, l)
+		for k, o := range seed {
+			holders[k] = o.holder
+		}
+	}
+	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks, overlap: overlap > 0, from: from}
+	units, err := s.units(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+	}
+	for i := from; i < len(doc.Blocks); i++ {
+		b := doc.Blocks[i]
 		k := secs.of[i]
 		if b.Kind != sdk.KindHeading || k < 0 || secs.list[k].block != i {
 			for _, u := range units[i] {
@@ -218,12 +261,17 @@ func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sd
 			p.parent = p.cur
 		}
 	}
-	p.flush()
+	var out *carry
+	if carried {
+		out = p.carryOut(l, at, secs, holders)
+	} else {
+		p.flush()
+	}
 	drafts, err := verify(ctx, name, h.Counter, l, p.out, maxTokens)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return finishPart(l, drafts, req, at), nil
+	return finishPart(l, drafts, req, at), out, nil
 }
 
 // section is one heading and the blocks up to the next heading that starts a section.
@@ -267,10 +315,26 @@ func (s sections) reserve(l *layout, cx *contexter) {
 // headingSections returns the sections that the non-blank headings starts selects begin. A
 // section nests under the nearest section before it of a lower level.
 func headingSections(l *layout, starts func(sdk.Block) bool) sections {
+	return seededSections(l, starts, nil, 0)
+}
+
+// seededSections is headingSections for a window whose first blocks, before from, are held
+// again only for the chunks a carried window end left open (see carry), and which opens inside
+// the sections seed, outermost first: they come first in the list, and the blocks before from
+// belong to none.
+func seededSections(l *layout, starts func(sdk.Block) bool, seed []openSection, from int) sections {
 	s := sections{of: make([]int, len(l.doc.Blocks))}
 	var stack []int
-	cur := -1
-	for i, b := range l.doc.Blocks {
+	for k, o := range seed {
+		s.list = append(s.list, section{block: -1, level: o.level, parent: k - 1, path: o.path})
+		stack = append(stack, k)
+	}
+	cur := len(seed) - 1
+	for i := range from {
+		s.of[i] = -1
+	}
+	for i := from; i < len(l.doc.Blocks); i++ {
+		b := l.doc.Blocks[i]
 		if b.Kind == sdk.KindHeading && !sdk.IsBlank(b.Text) && starts(b) {
 			for len(stack) > 0 && s.list[stack[len(stack)-1]].level >= b.Level {
 				stack = stack[:len(stack)-1]
