@@ -87,39 +87,46 @@ func TestParseTextPartsIsParseText(t *testing.T) {
 	sources["no line end at the end"] = "one\n\ntwo"
 	cut := 0
 	for name, src := range sources {
-		want, err := ParseText([]byte(src), Options{ID: "doc", Title: "T"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(want.Source.Segments) == 0 {
-			want.Source.Segments = nil
-		}
 		for _, size := range []int{1, 4096, -1, 0} {
-			doc, parts, err := ParseTextParts([]byte(src), Options{ID: "doc", Title: "T"}, size)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc.Blocks, doc.Source = []sdk.Block{}, &sdk.SourceMap{}
-			n := 0
-			for part, err := range parts {
-				if err != nil {
-					t.Fatal(err)
-				}
-				n++
-				doc.Blocks = append(doc.Blocks, part.Blocks...)
-				doc.Source.Segments = append(doc.Source.Segments, part.Source.Segments...)
-			}
-			if size == 1 {
+			if n := checkTextParts(t, name, src, size); size == 1 {
 				cut += n - 1
-			}
-			if diff := cmp.Diff(want, doc); diff != "" {
-				t.Fatalf("%s: ParseTextParts at %d bytes a piece differs from ParseText (-ParseText +ParseTextParts):\n%s", name, size, diff)
 			}
 		}
 	}
 	if cut < 1000 {
 		t.Fatalf("ParseTextParts cut %d times in all, want the texts cut at many blank lines", cut)
 	}
+}
+
+// checkTextParts holds ParseTextParts, its parts joined, to ParseText, and returns how many
+// parts it made.
+func checkTextParts(t testing.TB, name, src string, size int) int {
+	t.Helper()
+	want, werr := ParseText([]byte(src), Options{ID: "doc", Title: "T"})
+	doc, parts, gerr := ParseTextParts([]byte(src), Options{ID: "doc", Title: "T"}, size)
+	if werr != nil || gerr != nil {
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+			t.Fatalf("%s: ParseText error %v, ParseTextParts error %v", name, werr, gerr)
+		}
+		return 0
+	}
+	if len(want.Source.Segments) == 0 {
+		want.Source.Segments = nil
+	}
+	doc.Blocks, doc.Source = []sdk.Block{}, &sdk.SourceMap{}
+	n := 0
+	for part, err := range parts {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		doc.Blocks = append(doc.Blocks, part.Blocks...)
+		doc.Source.Segments = append(doc.Source.Segments, part.Source.Segments...)
+	}
+	if diff := cmp.Diff(want, doc); diff != "" {
+		t.Fatalf("%s: ParseTextParts at %d bytes a piece differs from ParseText (-ParseText +ParseTextParts):\n%s", name, size, diff)
+	}
+	return n
 }
 
 func TestParseTextPartsReportsBadUTF8(t *testing.T) {

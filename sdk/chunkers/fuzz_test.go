@@ -17,7 +17,7 @@ import (
 // cuts between words included — on what HeadingAware makes of it, at any budget, overlap and
 // context mode, with headings folded or as chunks of their own, and with a title; and that
 // windows (ChunkSeq) and parts (ParseParts read by ChunkParts), as small as can be, give the
-// same chunks.
+// same chunks, as do plain text's parts (ParseTextParts).
 func FuzzHeadingAware(f *testing.F) {
 	seeds := []string{
 		"# T\n\npara one. para two.\n\n## S\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |",
@@ -88,6 +88,31 @@ func FuzzHeadingAware(f *testing.F) {
 		}
 		if diff := cmp.Diff(chunks, got); diff != "" {
 			t.Fatalf("ChunkParts of ParseParts differs from Chunk of Parse (-Chunk +ChunkParts):\n%s", diff)
+		}
+		// And plain text's, read whole and in parts, windows carried across every blank line.
+		td, err := markdown.ParseText([]byte(src), markdown.Options{ID: "fuzz", Title: title})
+		if err != nil {
+			return
+		}
+		whole := *c
+		whole.WindowBytes = -1
+		want, err := whole.Chunk(context.Background(), req, td)
+		if err != nil {
+			return
+		}
+		tp, tparts, err := markdown.ParseTextParts([]byte(src), markdown.Options{ID: "fuzz", Title: title}, 1)
+		if err != nil {
+			t.Fatalf("ParseTextParts: %v where ParseText took it", err)
+		}
+		got = []sdk.Chunk{}
+		for ch, err := range w.ChunkParts(context.Background(), req, tp, tparts) {
+			if err != nil {
+				t.Fatalf("ChunkParts of text: %v", err)
+			}
+			got = append(got, ch)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("ChunkParts of ParseTextParts differs from Chunk of ParseText (-Chunk +ChunkParts):\n%s", diff)
 		}
 	})
 }
