@@ -83,6 +83,9 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 	// positions need the whole's.
 	doc := *l.doc
 	doc.Source = nil
+	if l.joined != nil {
+		doc.Blocks = rejoin(doc.Blocks, l.joined)
+	}
 	sdk.Stamp(chunks, req, &doc)
 	for i := range chunks {
 		c := &chunks[i]
@@ -97,4 +100,18 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 		}
 	}
 	return chunks
+}
+
+// rejoin returns blocks with each run of parts of one block (see splitLarge) made one block
+// again, for what finds blocks by their offsets.
+func rejoin(blocks []sdk.Block, joined []bool) []sdk.Block {
+	var out []sdk.Block
+	for i, b := range blocks {
+		if i > 0 && joined[i] {
+			out[len(out)-1].Text += b.Text
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }

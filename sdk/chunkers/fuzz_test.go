@@ -2,7 +2,9 @@ package chunkers_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -113,6 +115,47 @@ func FuzzHeadingAware(f *testing.F) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("ChunkParts of ParseTextParts differs from Chunk of ParseText (-Chunk +ChunkParts):\n%s", diff)
+		}
+	})
+}
+
+// FuzzCutParts checks how a large block is cut into parts (splitLarge): joined, the parts are
+// the text; each but the last holds at least size bytes and less than twice that, and no part
+// begins inside a character; and a part ends at a line start when its last size bytes hold one
+// before a character that is not white space.
+func FuzzCutParts(f *testing.F) {
+	f.Add("one line\nanother line\nand more lines of text\n", uint8(4))
+	f.Add("words and words and words and words", uint8(3))
+	f.Add("日本語の文字列には空白がない。日本語の文字列には空白がない。", uint8(5))
+	f.Add("\n\n\n   \t\t\n\nx", uint8(1))
+	f.Fuzz(func(t *testing.T, text string, n uint8) {
+		size := int(n)%32 + utf8.UTFMax // a part's least size is far more
+		parts := chunkers.CutParts(text, size)
+		if got := strings.Join(parts, ""); got != text {
+			t.Fatalf("parts %q join to %q, not the text", parts, got)
+		}
+		for i, p := range parts {
+			last := i == len(parts)-1
+			if !last && (len(p) < size || len(p) >= 2*size) {
+				t.Fatalf("part %d of %q is %d bytes at %d a part", i, p, len(p), size)
+			}
+			if last && len(parts) > 1 && len(p) >= 3*size {
+				t.Fatalf("the last part %q is %d bytes at %d a part", p, len(p), size)
+			}
+			if utf8.ValidString(text) && !utf8.ValidString(p) {
+				t.Fatalf("part %d, %q, splits a character", i, p)
+			}
+			if !last {
+				rest := strings.Join(parts[i:], "")
+				for j := size + 1; j < 2*size && j < len(rest); j++ {
+					if rest[j-1] == '\n' && !strings.ContainsRune(" \t\r\n", rune(rest[j])) {
+						if len(p) != j {
+							t.Fatalf("part %d, %q, does not end at the line start %d bytes in", i, p, j)
+						}
+						break
+					}
+				}
+			}
 		}
 	})
 }

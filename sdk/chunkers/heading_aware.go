@@ -71,37 +71,15 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		c := windowCutter{size: h.windowBytes()}
-		at := part{source: doc.Source}
-		var in *carry
-		lo := 0
-		// window chunks the blocks [lo, hi) and starts the next window at hi, or carried
-		// before hi.
-		window := func(hi, off int, cut cutKind) bool {
-			chunks, out, err := h.chunkWindow(ctx, req, windowDoc(doc, lo, hi), at, in, cut == carriedCut, maxTokens, overlap)
-			if err != nil {
-				yield(sdk.Chunk{}, err)
-				return false
-			}
-			for _, c := range chunks {
-				if !yield(c, nil) {
-					return false
-				}
-			}
-			at.first += len(chunks)
-			in = out
-			lo, at.base = hi, off
-			if out != nil {
-				lo, at.base = hi-out.blocks, out.base
-			}
-			return true
-		}
-		for i, b := range doc.Blocks {
-			if off, cut := c.next(b); cut != noCut && !window(i, off, cut) {
+		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
+		w.at.source = doc.Source
+		w.source = func() *sdk.SourceMap { return doc.Source }
+		for _, b := range doc.Blocks {
+			if !w.add(b) {
 				return
 			}
 		}
-		window(len(doc.Blocks), c.off, noCut)
+		w.end()
 	}
 }
 
@@ -119,42 +97,24 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		c := windowCutter{size: h.windowBytes()}
-		var blocks []sdk.Block       // the window's so far
+		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
 		var segs []sdk.SourceSegment // the source of the window's blocks and of those after
 		mapped := false
-		p := part{}
-		var in *carry
-		n := 0 // blocks read
-		// flush chunks the window of blocks and starts the next at canonical offset next,
-		// or carried before it.
-		flush := func(next int, cut cutKind) bool {
-			w := *doc
-			w.Blocks, w.Source = blocks, nil
-			if mapped {
-				p.source = &sdk.SourceMap{Segments: segs}
+		w.source = func() *sdk.SourceMap {
+			if !mapped {
+				return nil
 			}
-			chunks, out, err := h.chunkWindow(ctx, req, &w, p, in, cut == carriedCut, maxTokens, overlap)
-			if err != nil {
-				yield(sdk.Chunk{}, err)
-				return false
-			}
-			for _, c := range chunks {
-				if !yield(c, nil) {
-					return false
-				}
-			}
-			in = out
-			keep := 0
-			if out != nil {
-				next, keep = out.base, out.blocks
-			}
-			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
-			segs = slices.Clone(segs[k:])
-			blocks = slices.Clone(blocks[len(blocks)-keep:])
-			p = part{base: next, first: p.first + len(chunks)}
-			return true
+			return &sdk.SourceMap{Segments: segs}
 		}
+		w.drop = func(next int) {
+			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
+			if k < len(segs)-k { // copied once half is gone: a part's segments are copied O(1) times
+				segs = segs[k:]
+			} else {
+				segs = slices.Clone(segs[k:])
+			}
+		}
+		n := 0 // blocks read
 		for dp, err := range parts {
 			if err != nil {
 				yield(sdk.Chunk{}, err)
@@ -172,15 +132,14 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 				mapped = true
 				segs = append(segs, dp.Source.Segments...)
 			}
+			n += len(dp.Blocks)
 			for _, b := range dp.Blocks {
-				n++
-				if off, cut := c.next(b); cut != noCut && !flush(off, cut) {
+				if !w.add(b) {
 					return
 				}
-				blocks = append(blocks, b)
 			}
 		}
-		flush(c.off, noCut)
+		w.end()
 	}
 }
 
@@ -193,12 +152,14 @@ func (h *HeadingAware) windowBytes() int {
 	return h.WindowBytes
 }
 
-// chunkWindow returns the chunks of doc, the window at of a document. in is what the window
-// before handed on when it ended carried, else nil; carried says whether this window ends
-// carried, and then it returns what the next window goes on with.
-func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, at part, in *carry, carried bool, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
+// chunkWindow returns the chunks of doc, the window at of a document, whose block i continues
+// block i-1 without a separator where joined[i] (see splitLarge). in is what the window before
+// handed on when it ended carried, else nil; carried is the canonical offset, in the whole
+// document, of the block before which this window ends carried, or -1, and when it does
+// chunkWindow returns what the next window goes on with.
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
 	const name = headingAwareName
-	l, err := measureLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
+	l, err := measureWindow(ctx, name, h.Counter, doc, joined, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,8 +223,8 @@ func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sd
 		}
 	}
 	var out *carry
-	if carried {
-		out = p.carryOut(l, at, secs, holders)
+	if carried >= 0 {
+		out = p.carryOut(l, at, carried, secs, holders)
 	} else {
 		p.flush()
 	}

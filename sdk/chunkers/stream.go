@@ -1,9 +1,11 @@
 package chunkers
 
 import (
-	"slices"
-
+	"context"
 	"iter"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -61,10 +63,11 @@ type windowCutter struct {
 	hasPrev bool // prev is the nearest non-blank block of the window so far
 }
 
-// next takes the next block, b, and reports its canonical offset and whether and how the
-// window ends before it.
-func (c *windowCutter) next(b sdk.Block) (off int, cut cutKind) {
-	if c.blocks > 0 {
+// next takes the next block, b, which continues the one before without a separator when
+// joined (see splitLarge), and reports its canonical offset and whether and how the window
+// ends before it.
+func (c *windowCutter) next(b sdk.Block, joined bool) (off int, cut cutKind) {
+	if c.blocks > 0 && !joined {
 		c.off += len(sdk.Separator)
 	}
 	c.blocks++
@@ -137,9 +140,10 @@ type openSection struct {
 	holder *draft // the draft that holds its heading, nil for none
 }
 
-// carryOut ends the window of l carried: it returns the packer's state and what the next
-// window needs, the chunk being packed left open. secs and holders are the window's.
-func (p *packer) carryOut(l *layout, at part, secs sections, holders []*draft) *carry {
+// carryOut ends the window of l carried before the block at canonical offset next of the
+// whole document: it returns the packer's state and what the next window needs, the chunk
+// being packed left open. secs and holders are the window's.
+func (p *packer) carryOut(l *layout, at part, next int, secs sections, holders []*draft) *carry {
 	n := len(l.doc.Blocks)
 	// The first block the next window must hold: where the chunk the next overlap may come
 	// from starts (the chunk being packed starts no earlier).
@@ -150,13 +154,12 @@ func (p *packer) carryOut(l *layout, at part, secs sections, holders []*draft) *
 	case p.cur != nil:
 		lb = l.blockAt(p.cur.start)
 	}
-	shift := 0
+	shift, base := 0, next
 	if lb < n {
 		shift = l.canon.Starts[lb]
-	} else {
-		shift = len(l.canon.Text) + len(sdk.Separator)
+		base = at.base + shift
 	}
-	c := &carry{blocks: n - lb, base: at.base + shift, reserve: slices.Clone(l.reserve[lb:]),
+	c := &carry{blocks: n - lb, base: base, reserve: slices.Clone(l.reserve[lb:]),
 		curTok: p.curTok, curCtx: p.curCtx, parent: p.parent, path: p.path, ctx: p.ctx, headCtx: p.headCtx,
 		textTok: map[string]int{}}
 	if p.cur != nil {
@@ -207,22 +210,193 @@ func countWindows(doc *sdk.Document, size int) int {
 	c := windowCutter{size: size}
 	n := 1
 	for _, b := range doc.Blocks {
-		if _, cut := c.next(b); cut != noCut {
-			n++
+		parts := []sdk.Block{b}
+		if size > 0 {
+			parts = splitLarge(b, size)
+		}
+		for k, s := range parts {
+			if _, cut := c.next(s, k > 0); cut != noCut {
+				n++
+			}
 		}
 	}
 	return n
 }
 
-// windowDoc returns the document of the blocks [lo, hi) of doc: its identity and those blocks.
-func windowDoc(doc *sdk.Document, lo, hi int) *sdk.Document {
-	if lo == 0 && hi == len(doc.Blocks) {
-		return doc
+// windows hands a document's blocks to HeadingAware.chunkWindow a window at a time and yields
+// the chunks: add takes the blocks in order, end chunks the last window.
+type windows struct {
+	h                  *HeadingAware
+	ctx                context.Context
+	req                sdk.Request
+	doc                *sdk.Document // the document's identity; its blocks come through add
+	maxTokens, overlap int
+	yield              func(sdk.Chunk, error) bool
+	cut                windowCutter
+	blocks             []sdk.Block // the window's so far
+	joined             []bool      // per block of the window, whether it continues the one before
+	at                 part
+	in                 *carry
+	// source returns the source map of the window's blocks, with the whole document's
+	// offsets; drop, when set, is told the canonical offset the next window starts at.
+	source func() *sdk.SourceMap
+	drop   func(next int)
+}
+
+func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *windows {
+	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: h.windowBytes()}}
+}
+
+// add takes the next block of the document, chunking the window before it when one ends
+// there. It reports false when the chunks are no longer wanted or chunking failed (and the
+// error was yielded).
+func (w *windows) add(b sdk.Block) bool {
+	parts := []sdk.Block{b}
+	if w.cut.size > 0 {
+		parts = splitLarge(b, w.cut.size)
 	}
-	sub := *doc
-	sub.Blocks = doc.Blocks[lo:hi:hi]
-	sub.Source = nil
-	return &sub
+	for k, s := range parts {
+		if off, cut := w.cut.next(s, k > 0); cut != noCut && !w.flush(off, cut) {
+			return false
+		}
+		w.blocks = append(w.blocks, s)
+		w.joined = append(w.joined, k > 0)
+	}
+	return true
+}
+
+// end chunks the last window.
+func (w *windows) end() { w.flush(w.cut.off, noCut) }
+
+// flush chunks the window and starts the next at canonical offset next, or carried before the
+// block there.
+func (w *windows) flush(next int, cut cutKind) bool {
+	doc := *w.doc
+	doc.Blocks, doc.Source = w.blocks, nil
+	w.at.source = w.source()
+	carried := -1
+	if cut == carriedCut {
+		carried = next
+	}
+	chunks, out, err := w.h.chunkWindow(w.ctx, w.req, &doc, w.joined, w.at, w.in, carried, w.maxTokens, w.overlap)
+	if err != nil {
+		w.yield(sdk.Chunk{}, err)
+		return false
+	}
+	for _, c := range chunks {
+		if !w.yield(c, nil) {
+			return false
+		}
+	}
+	w.in = out
+	keep := 0
+	if out != nil {
+		next, keep = out.base, out.blocks
+	}
+	if w.drop != nil {
+		w.drop(next)
+	}
+	w.blocks = slices.Clone(w.blocks[len(w.blocks)-keep:])
+	w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
+	w.at = part{base: next, first: w.at.first + len(chunks)}
+	return true
+}
+
+// largeBlocks is how many parts' worth of text a block holds before splitLarge cuts it, and
+// minPartBytes the least text of a part.
+const (
+	largeBlocks  = 4
+	minPartBytes = 64 << 10
+)
+
+// splitLarge returns b, or when b is a block of prose of more than largeBlocks parts of
+// max(size, minPartBytes) bytes, b cut into parts of about that size, which the windows hold
+// as blocks of their own, each continuing the one before without a separator: so that one
+// huge paragraph (a text file without a blank line) is measured and packed a window at a time
+// too. A part ends at a line end before a character that is not white space, else at white
+// space before one, else (text without either for a part's length) before any character; it
+// never splits a character. size <= 0 (one window) cuts nothing.
+//
+// The chunks of such a block are those of the whole block at once but for where its parts
+// meet: a unit of packing ends there (as at a line or sentence end, or for text without white
+// space, inside a word), and the token estimates of the two sides are made apart; every chunk
+// still fits the budget, as the final Count checks, and no text is lost.
+func splitLarge(b sdk.Block, size int) []sdk.Block {
+	size = max(size, minPartBytes)
+	if len(b.Text) <= largeBlocks*size || !isProse(b) {
+		return []sdk.Block{b}
+	}
+	var out []sdk.Block
+	for _, t := range cutParts(b.Text, size) {
+		p := b
+		p.Text = t
+		out = append(out, p)
+	}
+	return out
+}
+
+// cutParts cuts text into parts of at least size bytes and less than twice that, but for the
+// last, which is shorter than three times it; each ends where partEnd says.
+func cutParts(text string, size int) []string {
+	var out []string
+	for len(text) > 2*size {
+		c := partEnd(text, size)
+		out = append(out, text[:c])
+		text = text[c:]
+	}
+	return append(out, text)
+}
+
+// partEnd returns where splitLarge ends the part of text that starts it, at or after size and
+// before 2*size: at the first line start there, else after the first sentence end (final
+// punctuation and white space, or a CJK full stop, exclamation or question mark), else at the
+// first word after white space, else at a character boundary.
+func partEnd(text string, size int) int {
+	region := text[size : 2*size]
+	const (
+		line = iota
+		sentence
+		word
+		tiers
+	)
+	var first [tiers]int
+	for i := range first {
+		first[i] = -1
+	}
+	note := func(tier, at int) {
+		if first[tier] < 0 {
+			first[tier] = size + at
+		}
+	}
+	for i := 1; i < len(region); i++ {
+		c := region[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		switch region[i-1] {
+		case '\n':
+			return size + i
+		case ' ', '\t', '\r':
+			note(word, i)
+			if endsSentence(strings.TrimRight(region[:i], " \t\r")) {
+				note(sentence, i)
+			}
+		}
+		if r, n := utf8.DecodeLastRuneInString(region[:i]); n > 0 && strings.ContainsRune("。！？", r) && utf8.RuneStart(c) {
+			note(sentence, i)
+		}
+	}
+	for _, at := range first {
+		if at >= 0 {
+			return at
+		}
+	}
+	for c := size; c < size+utf8.UTFMax; c++ {
+		if utf8.RuneStart(text[c]) {
+			return c
+		}
+	}
+	return size // not UTF-8, which a document's text always is
 }
 
 // collect returns the chunks of seq, or its error.

@@ -272,3 +272,63 @@ func TestWindowsWithoutHeadingsBoundWhatIsMeasuredAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestALargeBlockIsChunkedAWindowAtATime holds one huge block — a paragraph of many lines, one
+// line of many words, and text without white space — to parts of about a window each
+// (splitLarge): the counter is never asked to measure much more than a window at once, every
+// invariant of the conformance kit holds, and the chunks are those of the block at once but
+// near where its parts meet.
+func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
+	t.Parallel()
+	const window = 64 << 10
+	var lines, words, cjk strings.Builder
+	for i := 0; lines.Len() < 6*window; i++ {
+		fmt.Fprintf(&lines, "Line %d of one paragraph says %s.\n", i, strings.Repeat("more ", i%30))
+	}
+	for i := 0; words.Len() < 6*window; i++ {
+		fmt.Fprintf(&words, "word%d says %s. ", i, strings.Repeat("again ", i%20))
+	}
+	for cjk.Len() < 6*window {
+		cjk.WriteString("日本語の文字列には空白がない。")
+	}
+	for name, text := range map[string]string{"lines": lines.String(), "words": words.String(), "no white space": cjk.String()} {
+		for _, overlap := range []int{chunkers.NoOverlap, 16} {
+			t.Run(fmt.Sprintf("%s, overlap %d", name, overlap), func(t *testing.T) {
+				t.Parallel()
+				doc := &sdk.Document{ID: "large", Title: "T", Blocks: []sdk.Block{para("Before."), para(text), para("After.")}}
+				whole := chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64, OverlapTokens: overlap}, WindowBytes: -1}
+				if name == "no white space" {
+					whole.Counter = sdk.Runes{}
+				}
+				want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := &measuring{TokenCounter: whole.Counter}
+				windowed := whole
+				windowed.Counter, windowed.WindowBytes = m, window
+				got, err := windowed.Chunk(context.Background(), conformance.Request(), doc)
+				if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(&windowed, whole.Counter)); err != nil {
+					t.Fatal(err)
+				}
+				if m.maxBytes > 4*window {
+					t.Errorf("one Boundaries call measured %d bytes of a %d-byte block with %d-byte windows", m.maxBytes, len(text), window)
+				}
+				same := 0
+				seen := map[[2]int]bool{}
+				for _, c := range want {
+					seen[[2]int{c.Start, c.End}] = true
+				}
+				for _, c := range got {
+					if seen[[2]int{c.Start, c.End}] {
+						same++
+					}
+				}
+				t.Logf("%d chunks at once, %d in windows, %d the same; %d Boundaries calls", len(want), len(got), same, m.calls)
+				if parts := len(text) / window; len(got)-same > 4*parts {
+					t.Errorf("%d of %d chunks differ from the block's at once, more than near its %d part ends", len(got)-same, len(got), parts)
+				}
+			})
+		}
+	}
+}

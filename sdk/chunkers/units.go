@@ -122,6 +122,13 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 			}
 		}
 	}
+	for i := range out {
+		// A later part of a large block (splitLarge) goes on with the text before it: the
+		// cut made there for memory's sake does not start a chunk.
+		if l.joined != nil && l.joined[i] && len(out[i]) > 0 && !out[i][0].bare {
+			out[i][0].fresh = false
+		}
+	}
 	s.glueNoise(out)
 	return out, nil
 }
