@@ -47,9 +47,13 @@ type HeadingAware struct {
 	// section's chunks, instead of folding it into its section's first body chunk.
 	HeadingChunks bool
 	// WindowBytes is the canonical text a window holds at least before ChunkSeq ends it at
-	// the next heading where a window may end (see DefaultWindowBytes); 0 means
-	// DefaultWindowBytes and a negative value one window for the whole document. The chunks
-	// are the same whatever it is: it trades memory for calls to the counter.
+	// the next block where a window may end: before an outermost heading, or between two body
+	// blocks with the packer's state carried on (see stream.go and DefaultWindowBytes); 0
+	// means DefaultWindowBytes and a negative value one window for the whole document. The
+	// chunks are the same whatever it is — it trades memory for calls to the counter — but
+	// for a prose block of more than four windows, which is cut into parts of about a window
+	// (at least 64 KiB), and whose chunks near where two parts meet may then differ; every
+	// chunk still fits the budget.
 	WindowBytes int
 }
 
