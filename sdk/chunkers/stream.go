@@ -29,6 +29,10 @@ const DefaultWindowBytes = 256 << 10
 //     overlap would come from, the open sections with the chunks that hold their headings —
 //     goes on into the next window (see carry), which holds again the few blocks those two
 //     chunks reach back into, so that the next window packs on as the whole document would.
+//
+// A prose block of more than four windows is first cut into parts that the windows hold as
+// blocks joined without a separator (see splitLarge): only there do the chunks differ from
+// the whole document's, near where two parts meet.
 
 // cutKind is how a window ends before a block: not at all, clean or carried.
 type cutKind int
@@ -197,12 +201,12 @@ func (c *carry) resume(p *packer, l *layout) {
 	copy(l.reserve, c.reserve)
 }
 
-// move shifts the draft's offsets by d.
-func (d *draft) move(by int) {
-	d.start += by
-	d.body += by
-	d.overlapEnd += by
-	d.end += by
+// move shifts the draft's offsets by n.
+func (d *draft) move(n int) {
+	d.start += n
+	d.body += n
+	d.overlapEnd += n
+	d.end += n
 }
 
 // countWindows returns how many windows HeadingAware cuts doc into at size bytes.
