@@ -75,8 +75,20 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
+		if countWindows(doc, h.windowBytes()) == 1 { // most documents: no copy of the blocks
+			chunks, _, err := h.chunkWindow(ctx, req, doc, nil, part{source: doc.Source}, nil, -1, maxTokens, overlap)
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			for _, c := range chunks {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			return
+		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
-		w.at.source = doc.Source
 		w.source = func() *sdk.SourceMap { return doc.Source }
 		for _, b := range doc.Blocks {
 			if !w.add(b) {

@@ -214,11 +214,13 @@ func countWindows(doc *sdk.Document, size int) int {
 	c := windowCutter{size: size}
 	n := 1
 	for _, b := range doc.Blocks {
-		parts := []sdk.Block{b}
-		if size > 0 {
-			parts = splitLarge(b, size)
+		if !isLarge(b, size) {
+			if _, cut := c.next(b, false); cut != noCut {
+				n++
+			}
+			continue
 		}
-		for k, s := range parts {
+		for k, s := range splitLarge(b, size) {
 			if _, cut := c.next(s, k > 0); cut != noCut {
 				n++
 			}
@@ -238,7 +240,7 @@ type windows struct {
 	yield              func(sdk.Chunk, error) bool
 	cut                windowCutter
 	blocks             []sdk.Block // the window's so far
-	joined             []bool      // per block of the window, whether it continues the one before
+	joined             []bool      // per block of the window, whether it continues the one before; nil for none
 	at                 part
 	in                 *carry
 	// source returns the source map of the window's blocks, with the whole document's
@@ -255,16 +257,29 @@ func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Do
 // there. It reports false when the chunks are no longer wanted or chunking failed (and the
 // error was yielded).
 func (w *windows) add(b sdk.Block) bool {
-	parts := []sdk.Block{b}
-	if w.cut.size > 0 {
-		parts = splitLarge(b, w.cut.size)
+	if !isLarge(b, w.cut.size) {
+		return w.push(b, false)
 	}
-	for k, s := range parts {
-		if off, cut := w.cut.next(s, k > 0); cut != noCut && !w.flush(off, cut) {
+	for k, s := range splitLarge(b, w.cut.size) {
+		if !w.push(s, k > 0) {
 			return false
 		}
-		w.blocks = append(w.blocks, s)
-		w.joined = append(w.joined, k > 0)
+	}
+	return true
+}
+
+// push takes the next block of the window, which continues the one before without a separator
+// when joined.
+func (w *windows) push(b sdk.Block, joined bool) bool {
+	if off, cut := w.cut.next(b, joined); cut != noCut && !w.flush(off, cut) {
+		return false
+	}
+	if joined && w.joined == nil {
+		w.joined = make([]bool, len(w.blocks), len(w.blocks)+1)
+	}
+	w.blocks = append(w.blocks, b)
+	if w.joined != nil {
+		w.joined = append(w.joined, joined)
 	}
 	return true
 }
@@ -301,7 +316,9 @@ func (w *windows) flush(next int, cut cutKind) bool {
 		w.drop(next)
 	}
 	w.blocks = slices.Clone(w.blocks[len(w.blocks)-keep:])
-	w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
+	if w.joined != nil {
+		w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
+	}
 	w.at = part{base: next, first: w.at.first + len(chunks)}
 	return true
 }
@@ -326,10 +343,10 @@ const (
 // space, inside a word), and the token estimates of the two sides are made apart; every chunk
 // still fits the budget, as the final Count checks, and no text is lost.
 func splitLarge(b sdk.Block, size int) []sdk.Block {
-	size = max(size, minPartBytes)
-	if len(b.Text) <= largeBlocks*size || !isProse(b) {
+	if !isLarge(b, size) {
 		return []sdk.Block{b}
 	}
+	size = max(size, minPartBytes)
 	var out []sdk.Block
 	for _, t := range cutParts(b.Text, size) {
 		p := b
@@ -337,6 +354,11 @@ func splitLarge(b sdk.Block, size int) []sdk.Block {
 		out = append(out, p)
 	}
 	return out
+}
+
+// isLarge reports whether splitLarge cuts b at size bytes a window.
+func isLarge(b sdk.Block, size int) bool {
+	return size > 0 && len(b.Text) > largeBlocks*max(size, minPartBytes) && isProse(b)
 }
 
 // cutParts cuts text into parts of at least size bytes and less than twice that, but for the
