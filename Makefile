@@ -116,7 +116,7 @@ bench-hf: hf-files ## HF tokenizer.json counting in-process vs plugin vs HF's Ru
 	bench/hf.sh
 
 .PHONY: bench-rss
-bench-rss: ## Peak RSS of chunk on one ~50 MB Markdown file and a ~100 MB corpus, host and plugin apart (needs ../shared to build the corpus).
+bench-rss: ## Peak RSS of chunk on one ~50 MB Markdown file (with and without headings, and as text) and a ~100 MB corpus, host and plugin apart (needs ../shared to build the corpus).
 	bench/rss.sh
 
 .PHONY: bench-examples

@@ -3,6 +3,10 @@
 # the two inputs issue 13 bounds:
 #   - one large Markdown file: the corpus's English Markdown joined and repeated to ~50 MB
 #     (target: the host at most 4x its size), `--format jsonl`;
+#   - the same without headings, as Markdown and as plain text (.txt), where no heading ends a
+#     window (same target);
+#   - the same as one paragraph, no blank line anywhere (.txt): the case without a target, one
+#     block the chunker measures whole (docs/reference/chunkers.md, "Windows");
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -28,6 +32,13 @@ if [ ! -f "$big" ]; then
 		for f in "$CORPUS"/en-md/*/*.md; do cat "$f"; printf '\n\n'; done >>"$big"
 	done
 fi
+# Headings made text: ATX markers and setext underlines dropped.
+flat=$OUT/flat.md
+if [ ! -f "$flat" ]; then
+	sed -E -e 's/^ {0,3}#{1,6}([ \t]+|$)//' -e '/^ {0,3}(=+|-{2,})[ \t]*$/d' "$big" >"$flat"
+fi
+[ -f "$OUT/flat.txt" ] || cp "$flat" "$OUT/flat.txt"
+[ -f "$OUT/para.txt" ] || grep -v '^[[:space:]]*$' "$flat" >"$OUT/para.txt"
 many=$OUT/corpus100
 if [ ! -d "$many" ]; then
 	for i in $(seq -w 1 11); do
@@ -54,10 +65,15 @@ hwm() {
 	echo "host $((host / 1024)) MB, plugin $((child / 1024)) MB"
 }
 
-size=$(stat -c %s "$big")
-echo "one file of $((size / 1000000)) MB (host target: $((4 * size / 1000000)) MB)"
-for tk in words tiktoken:cl100k_base; do
-	echo "  $tk: $(hwm bin/chunkkit chunk "$big" --format jsonl --tokenizer "$tk")"
+for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt"; do
+	size=$(stat -c %s "$f")
+	case $f in
+	*/para.txt) echo "$(basename "$f"): one paragraph of $((size / 1000000)) MB (no target)" ;;
+	*) echo "$(basename "$f"): one file of $((size / 1000000)) MB (host target: $((4 * size / 1000000)) MB)" ;;
+	esac
+	for tk in words tiktoken:cl100k_base; do
+		echo "  $tk: $(hwm bin/chunkkit chunk "$f" --format jsonl --tokenizer "$tk")"
+	done
 done
 echo "a corpus of $(du -sm "$many" | cut -f1) MB (target: 300 MB)"
 for tk in words tiktoken:cl100k_base; do

@@ -107,14 +107,22 @@ type ParseOptions struct {
 }
 
 // ParseParts reads src in format f a piece at a time, for the formats whose adapter can
-// (Markdown: markdown.ParseParts): the document without its blocks, and its blocks in parts as
-// they are parsed. ok is false for the other formats; use Parse. src must not change until
-// parts is done.
+// (Markdown: markdown.ParseParts; plain text: markdown.ParseTextParts; doc2mark:
+// doc2mark.ParseParts): the document without its blocks, and its blocks in parts as they are
+// parsed. ok is false for the other formats; use Parse. src must not change until parts is
+// done.
 func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error], ok bool, err error) {
-	if f != FormatMarkdown {
+	mo := markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}
+	switch f {
+	case FormatMarkdown:
+		doc, parts, err = markdown.ParseParts(src, mo, 0)
+	case FormatText:
+		doc, parts, err = markdown.ParseTextParts(src, mo, 0)
+	case FormatDoc2mark:
+		doc, parts, err = doc2mark.ParseParts(src, doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}, 0)
+	default:
 		return nil, nil, false, nil
 	}
-	doc, parts, err = markdown.ParseParts(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}, 0)
 	return doc, parts, true, err
 }
 

@@ -46,13 +46,13 @@ type Options struct {
 	MinConfidence float64
 	// Stream yields each document's chunks as the chunker makes them when it is an
 	// sdk.StreamChunker (chunkers.HeadingAware is), and, when it is an sdk.PartChunker too,
-	// parses Markdown a piece at a time as the chunker reads it (ParseParts): a document's
-	// Results are then zero or more with Partial set, each holding the next of its chunks, and
-	// its final Result, with the rest. The document at the head of the output order has its
-	// parts yielded as they come, so that neither Run nor a caller that writes each part holds
-	// all of a large document's chunks (nor, for Markdown, all of its blocks); the parts of the
-	// documents after it wait for their turn. A document that fails part way has had its
-	// first parts yielded before its final Result carries the error.
+	// parses Markdown, plain text and doc2mark a piece at a time as the chunker reads it
+	// (ParseParts): a document's Results are then zero or more with Partial set, each holding
+	// the next of its chunks, and its final Result, with the rest. The document at the head of
+	// the output order has its parts yielded as they come, so that neither Run nor a caller
+	// that writes each part holds all of a large document's chunks (nor, for those formats, all
+	// of its blocks); the parts of the documents after it wait for their turn. A document that
+	// fails part way has had its first parts yielded before its final Result carries the error.
 	Stream bool
 }
 
@@ -68,8 +68,8 @@ type Result struct {
 	Input Input
 	// Document is the parsed document (nil when Err is set before or while parsing). With
 	// Options.Stream, a document the chunker read in parts as its adapter parsed them (a
-	// Markdown one, when the chunker is an sdk.PartChunker) has no Blocks or Source here:
-	// they were let go part by part.
+	// Markdown, plain-text or doc2mark one, when the chunker is an sdk.PartChunker) has no Blocks or
+	// Source here: they were let go part by part.
 	Document *sdk.Document
 	// Chunks are the document's chunks, in order.
 	Chunks []sdk.Chunk

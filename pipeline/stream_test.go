@@ -24,15 +24,37 @@ func bigDoc(id string, sections int) pipeline.Input {
 	return pipeline.Input{ID: id, Format: pipeline.FormatMarkdown, Data: []byte(sb.String())}
 }
 
+// bigFlat returns an input of many paragraphs and no heading, in format f (Markdown or plain
+// text), so that windows end between paragraphs only.
+func bigFlat(id string, f pipeline.Format, paragraphs int) pipeline.Input {
+	var sb strings.Builder
+	for p := range paragraphs {
+		fmt.Fprintf(&sb, "Paragraph %d: %s\n\n", p, strings.Repeat("alpha beta gamma. ", 1+p%20))
+	}
+	return pipeline.Input{ID: id, Format: f, Data: []byte(sb.String())}
+}
+
+// bigItems returns a doc2mark json_content input of many items under one title.
+func bigItems(id string, items int) pipeline.Input {
+	var sb strings.Builder
+	sb.WriteString(`[{"type": "text:title", "content": "Items"}`)
+	for i := range items {
+		fmt.Fprintf(&sb, `, {"type": "text:normal", "content": "Item %d: %s"}`, i, strings.Repeat("alpha beta gamma. ", 1+i%20))
+	}
+	sb.WriteString("]")
+	return pipeline.Input{ID: id, Format: pipeline.FormatDoc2mark, Data: []byte(sb.String())}
+}
+
 // TestRunStreamGivesTheSameChunksInParts holds Options.Stream to the chunks of a run without
 // it: per document, its Results' chunks joined are the chunks of its one Result, in input
 // order whatever the workers, every Result but the document's last is Partial and holds
-// chunks, and a large document does come in several parts. The documents are Markdown, so
-// they are parsed in parts too (pipeline.ParseParts, sdk.PartChunker), and their blocks, let go
-// part by part, are tallied (BlockKinds) as in the run without Stream.
+// chunks, and a large document does come in several parts. The documents are Markdown (with
+// and without headings), plain text and doc2mark, so they are parsed in parts too
+// (pipeline.ParseParts, sdk.PartChunker), and their blocks, let go part by part, are tallied
+// (BlockKinds) as in the run without Stream.
 func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 	t.Parallel()
-	ins := append(docs(20), bigDoc("big-a", 400), bigDoc("big-b", 300))
+	ins := append(docs(20), bigDoc("big-a", 400), bigDoc("big-b", 300), bigFlat("big-flat.md", pipeline.FormatMarkdown, 600), bigFlat("big-flat.txt", pipeline.FormatText, 600), bigItems("big-items.json", 600))
 	ins = append(ins, docs(5)...)
 	for i := range ins[len(ins)-5:] {
 		ins[len(ins)-5+i].ID += "-tail"
@@ -70,6 +92,13 @@ func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 			for i, in := range ins {
 				if strings.HasPrefix(in.ID, "big-") && parts[i] < 3 {
 					t.Errorf("document %s came in %d Results, want it streamed in several", in.ID, parts[i])
+				}
+			}
+			// Markdown, plain text and doc2mark, headings or not, were parsed in parts:
+			// their documents hold no blocks.
+			for _, r := range got {
+				if id := r.Input.ID; strings.HasPrefix(id, "big-") && !r.Partial && len(r.Document.Blocks) > 0 {
+					t.Errorf("document %s was parsed whole (%d blocks), want it parsed in parts", id, len(r.Document.Blocks))
 				}
 			}
 		})

@@ -22,7 +22,7 @@ import (
 // sdk.ErrInvalidInput. Good input must marshal back to the same items, map to a valid
 // document with one block per item, and chunk so that every rendered item other than a
 // footnote appears whole in some chunk, every footnote's text appears in some chunk, and
-// chunk indexes run 0..n-1.
+// chunk indexes run 0..n-1. ParseParts, its parts joined, must give what Parse does.
 func FuzzParseAndChunk(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add([]byte(tc.src), 50, 10, 2, true)
@@ -34,6 +34,7 @@ func FuzzParseAndChunk(f *testing.F) {
 		f.Add([]byte(tc.Input), 12, 4, 2, true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, maxSize, overlap, split int, keep bool) {
+		checkParts(t, "fuzz", data, 1) // read an item at a time, it is the same document
 		c, err := doc2mark.ParseContent(data)
 		if err != nil {
 			if !errors.Is(err, sdk.ErrInvalidInput) {

@@ -5,7 +5,10 @@
 // the text of every block is cut from the source as written, so inline markup, escapes and
 // link URLs survive, and the document's canonical text reads like the source without its
 // heading markers, thematic breaks and front matter. ParseText reads plain text, one paragraph
-// per run of non-blank lines.
+// per run of non-blank lines. ParseParts and ParseTextParts are the two for large inputs: they
+// give the same blocks in parts, a piece of the source at a time (ending before a heading or
+// paragraph after a blank line, or after a blank line), for a chunker that reads parts
+// (sdk.PartChunker) to chunk without holding the whole document.
 //
 // Both normalize line endings to "\n" (block texts, and so canonical offsets, never hold
 // "\r"), report invalid UTF-8 as an *sdk.InputError with the line and column, record each

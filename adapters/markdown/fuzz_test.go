@@ -12,7 +12,7 @@ import (
 // FuzzParse feeds Parse and ParseText arbitrary bytes. Neither may panic; invalid UTF-8 must
 // give sdk.ErrInvalidInput; any other input must give a valid document whose blocks are not
 // blank, whose canonical offsets are right, and which keeps every word of the source; and
-// ParseParts, its parts joined, must give what Parse does.
+// ParseParts and ParseTextParts, their parts joined, must give what Parse and ParseText do.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.src)
@@ -44,6 +44,8 @@ func FuzzParse(f *testing.F) {
 		// Parsed a piece at a time, at every heading where a piece may end, the document is
 		// the same.
 		checkParts(t, "fuzz", src, 1)
+		// So is plain text, at every blank line.
+		checkTextParts(t, "fuzz", src, 1)
 	})
 }
 

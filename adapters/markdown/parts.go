@@ -23,11 +23,14 @@ const DefaultPieceBytes = 256 << 10
 // they come never holds the whole document, and goldmark's tree is of one piece at a time.
 //
 // A piece is at least pieceBytes of src (0 means DefaultPieceBytes; a negative value, one
-// piece) and ends before an ATX heading that opens a line after a blank line, where nothing
-// Markdown can hold open goes on across it: ParseParts parses each piece with that heading's
-// line and cuts there only when goldmark reads the line as a heading of the outermost level,
-// else it takes in the next such heading. When the document takes its title from its first
-// level-1 heading, the pieces up to that heading are parsed before ParseParts returns.
+// piece) and ends before a line that opens after a blank line at the margin with an ATX
+// heading, a letter or a non-ASCII character, where nothing Markdown can hold open goes on
+// across it: ParseParts parses each piece with that line and cuts there only when goldmark
+// reads the line as the start of a heading or paragraph of the outermost level, else it takes
+// in more. When the document takes its title from its first level-1 heading, the pieces up to
+// that heading are parsed before ParseParts returns; when that heading is far in (more than
+// four pieces), or there is none while some line might be one, they are parsed again as parts
+// asks for them rather than held.
 //
 // Errors are Parse's and are returned by ParseParts itself; parts yields none. parts may be
 // ranged over once, and src must not change until it is done.
@@ -55,18 +58,29 @@ func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.S
 	if pieceBytes == 0 {
 		pieceBytes = DefaultPieceBytes
 	}
-	p := &piecer{body: norm[bodyStart:], bodyStart: bodyStart, dropped: dropped, size: pieceBytes, line: fmLines + 1}
+	newPiecer := func() *piecer {
+		return &piecer{body: norm[bodyStart:], bodyStart: bodyStart, dropped: dropped, size: pieceBytes, line: fmLines + 1}
+	}
+	p := newPiecer()
 	// The parts before the one that holds the first level-1 heading, which names the
 	// document when nothing else does.
 	var ahead []sdk.DocumentPart
-	if doc.Title == "" {
-		for !p.done() {
+	if doc.Title == "" && mayHoldTitle(p.body) {
+		again := false // too many parts to hold: they are parsed again
+		for n := 0; !p.done(); n++ {
 			part := p.next()
-			ahead = append(ahead, part)
+			if again = n >= maxAhead; again {
+				ahead = nil
+			} else {
+				ahead = append(ahead, part)
+			}
 			if t, ok := firstTitle(part.Blocks); ok {
 				doc.Title = t
 				break
 			}
+		}
+		if again {
+			p = newPiecer()
 		}
 	}
 	parts := func(yield func(sdk.DocumentPart, error) bool) {
@@ -85,6 +99,9 @@ func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.S
 	return doc, parts, nil
 }
 
+// maxAhead is how many parts ParseParts holds while it looks for the document's title.
+const maxAhead = 4
+
 // firstTitle returns the text of the first level-1 heading of blocks.
 func firstTitle(blocks []sdk.Block) (string, bool) {
 	for _, blk := range blocks {
@@ -93,6 +110,33 @@ func firstTitle(blocks []sdk.Block) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// mayHoldTitle reports whether body has a line that could be or underline a level-1 heading:
+// an ATX "#" heading line or a setext "=" underline. Without one, no part has a title to find.
+func mayHoldTitle(body []byte) bool {
+	for off := 0; off < len(body); {
+		line := body[off:]
+		if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		off += len(line) + 1
+		t := bytes.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 || len(t) == 0 {
+			continue
+		}
+		switch t[0] {
+		case '#':
+			if len(t) == 1 || t[1] == ' ' || t[1] == '\t' {
+				return true
+			}
+		case '=':
+			if len(bytes.Trim(t, "= \t")) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // piecer cuts a body into pieces and parses them one at a time.
@@ -137,15 +181,19 @@ func (p *piecer) next() sdk.DocumentPart {
 	}
 }
 
-// tryCut parses body[start:lineEnd], the piece and the line of the heading at cut, and when
-// goldmark reads that line as a top-level heading emits the piece's blocks.
+// tryCut parses body[start:lineEnd], the piece and the line at cut, and when goldmark reads
+// that line as the start of a top-level heading or paragraph emits the piece's blocks.
 func (p *piecer) tryCut(start, cut, lineEnd int) (sdk.DocumentPart, bool) {
 	b := p.builder(start, lineEnd)
 	root := newParser().Parse(text.NewReader(capNesting(b.src)))
 	last := root.LastChild()
-	h, ok := last.(*ast.Heading)
+	switch last.(type) {
+	case *ast.Heading, *ast.Paragraph:
+	default:
+		return sdk.DocumentPart{}, false
+	}
 	cutLine := b.lines.lineOf(cut - start)
-	if !ok || b.lines.lineOf(nodeStart(h)) != cutLine || cutLine == 0 {
+	if b.lines.lineOf(nodeStart(last)) != cutLine || cutLine == 0 {
 		return sdk.DocumentPart{}, false
 	}
 	b.buildUpTo(root, last, cutLine)
@@ -177,8 +225,9 @@ func (p *piecer) finish(b *builder, next int) sdk.DocumentPart {
 	return sdk.DocumentPart{Blocks: b.blocks, Source: b.sourceMap(p.bodyStart, p.dropped)}
 }
 
-// nextCut returns the offset of the first line at or after from that is an ATX heading at the
-// margin after a blank line, or -1.
+// nextCut returns the offset of the first line at or after from that may start a piece: one
+// at the margin after a blank line that is an ATX heading or starts with a letter or a
+// non-ASCII character (the start of a paragraph, unless something holds it); or -1.
 func nextCut(body []byte, from int) int {
 	for off := from; off < len(body); {
 		// Go to the start of the line at or after off.
@@ -195,12 +244,26 @@ func nextCut(body []byte, from int) int {
 			return -1
 		}
 		next := off + nl + 1
-		if len(bytes.Trim(body[off:next], " \t\n")) == 0 && next < len(body) && body[next] == '#' && isATX(lineAt(body, next)) {
+		if len(bytes.Trim(body[off:next], " \t\n")) == 0 && next < len(body) && startsPiece(body, next) {
 			return next
 		}
 		off = next
 	}
 	return -1
+}
+
+// startsPiece reports whether the line of body at off may start a piece (see nextCut).
+func startsPiece(body []byte, off int) bool {
+	c := body[off]
+	switch {
+	case c == '#':
+		return isATX(lineAt(body, off))
+	case c >= 0x80:
+		return true
+	default:
+		c |= 0x20 // lower case
+		return c >= 'a' && c <= 'z'
+	}
 }
 
 // lineAt returns the line of s that starts at off, without its newline.

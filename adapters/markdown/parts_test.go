@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,7 +132,33 @@ func TestParsePartsDoesNotCutInsideWhatHoldsTheLine(t *testing.T) {
 		"empty":                      "",
 		"blank lines":                "\n\n\n",
 		"a long fence":               "# A\n\n```\n" + strings.Repeat("\n# line\n", 5000) + "```\n\n# B\n",
+		"text lines in a fence":      "text\n\n```go\nfunc f() {\n\nreturn\n\n}\n```\n\nafter\n",
+		"text lines in a comment":    "text\n\n<!--\n\nnot a paragraph\n\nnor this\n-->\n\nafter\n",
+		"text lines in a list item":  "- item\n\n  more of it\n\nnot of it\n\n1. one\n\n2. two\n\nend\n",
+		"a paragraph made a heading": "text\n\nTitle\n=====\n\nbody\n\nTable | x\n--- | ---\na | b\n",
+		"non-ASCII paragraphs":       "日本語の文。\n\nÉcrit en français.\n\n😀 emoji\n",
+		"a title far in":             strings.Repeat("para text\n\n", 50) + "# Title\n\nbody\n",
+		"a title underlined far in":  strings.Repeat("para text\n\n", 50) + "Title\n===\n\nbody\n",
+		"no title, a line like one":  strings.Repeat("para text\n\n", 50) + "```\n# not a title\n```\n\nend\n",
 	} {
 		checkParts(t, name, src, 1)
+	}
+}
+
+// TestParsePartsCutsDocumentsWithoutHeadings checks that Markdown without headings is cut
+// into pieces too, at paragraphs, and the parts joined are still Parse's.
+func TestParsePartsCutsDocumentsWithoutHeadings(t *testing.T) {
+	t.Parallel()
+	var src strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&src, "Paragraph %d of a document without headings.\nIts second line.\n\n", i)
+		if i%10 == 0 {
+			src.WriteString("- a list\n- of items\n\n```\ncode\n\nmore code\n```\n\n")
+		}
+	}
+	for _, size := range []int{1, 4096} {
+		if n, want := checkParts(t, "no headings", src.String(), size), src.Len()/max(size, 400)/2; n < want {
+			t.Errorf("%d parts at %d bytes a piece of %d bytes without headings, want %d or more", n, size, src.Len(), want)
+		}
 	}
 }

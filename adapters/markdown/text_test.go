@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,4 +69,81 @@ func TestParseText(t *testing.T) {
 			checkDocument(t, tc.src, doc, false)
 		})
 	}
+}
+
+// TestParseTextPartsIsParseText cuts plain texts into pieces as small as ParseTextParts makes
+// them and of a few kilobytes, and holds the parts joined to ParseText: the same blocks,
+// attributes, lines and source map.
+func TestParseTextPartsIsParseText(t *testing.T) {
+	t.Parallel()
+	sources := map[string]string{}
+	for _, tc := range textCases {
+		sources["case "+tc.name] = tc.src
+	}
+	for name, src := range partSources(t) {
+		sources[name] = src
+	}
+	sources["blank lines of spaces and CRLF"] = strings.Repeat("a line\r\n  \r\n\r\nb\n\t\n", 500)
+	sources["no line end at the end"] = "one\n\ntwo"
+	cut := 0
+	for name, src := range sources {
+		for _, size := range []int{1, 4096, -1, 0} {
+			if n := checkTextParts(t, name, src, size); size == 1 {
+				cut += n - 1
+			}
+		}
+	}
+	if cut < 1000 {
+		t.Fatalf("ParseTextParts cut %d times in all, want the texts cut at many blank lines", cut)
+	}
+}
+
+// checkTextParts holds ParseTextParts, its parts joined, to ParseText, and returns how many
+// parts it made.
+func checkTextParts(t testing.TB, name, src string, size int) int {
+	t.Helper()
+	want, werr := ParseText([]byte(src), Options{ID: "doc", Title: "T"})
+	doc, parts, gerr := ParseTextParts([]byte(src), Options{ID: "doc", Title: "T"}, size)
+	if werr != nil || gerr != nil {
+		if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+			t.Fatalf("%s: ParseText error %v, ParseTextParts error %v", name, werr, gerr)
+		}
+		return 0
+	}
+	if len(want.Source.Segments) == 0 {
+		want.Source.Segments = nil
+	}
+	doc.Blocks, doc.Source = []sdk.Block{}, &sdk.SourceMap{}
+	n := 0
+	for part, err := range parts {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		doc.Blocks = append(doc.Blocks, part.Blocks...)
+		doc.Source.Segments = append(doc.Source.Segments, part.Source.Segments...)
+	}
+	if diff := cmp.Diff(want, doc); diff != "" {
+		t.Fatalf("%s: ParseTextParts at %d bytes a piece differs from ParseText (-ParseText +ParseTextParts):\n%s", name, size, diff)
+	}
+	return n
+}
+
+func TestParseTextPartsReportsBadUTF8(t *testing.T) {
+	t.Parallel()
+	_, _, err := ParseTextParts([]byte("ok\n\n\xff"), Options{ID: "bad.txt"}, 1)
+	want := parseTextErr(t, "ok\n\n\xff")
+	if err == nil || err.Error() != want {
+		t.Fatalf("ParseTextParts error %v, want ParseText's %q", err, want)
+	}
+}
+
+// ParseTextErr returns ParseText's error for src.
+func parseTextErr(t *testing.T, src string) string {
+	t.Helper()
+	_, err := ParseText([]byte(src), Options{ID: "bad.txt"})
+	if err == nil {
+		t.Fatal("ParseText took bad UTF-8")
+	}
+	return err.Error()
 }

@@ -23,6 +23,7 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 	pos := make(map[*draft]int, len(drafts))
 	for i, d := range drafts {
 		pos[d] = i
+		d.emitted, d.position = true, p.first+i
 	}
 	chunks := make([]sdk.Chunk, len(drafts))
 	for i, d := range drafts {
@@ -73,6 +74,8 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 			}
 			if k, ok := pos[parent]; ok && k < i {
 				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, p.first+k)
+			} else if !ok && parent.emitted { // a chunk of an earlier window
+				chunks[i].ParentID = sdk.ChunkID(l.doc.ID, parent.position)
 			}
 		}
 	}
@@ -80,6 +83,9 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 	// positions need the whole's.
 	doc := *l.doc
 	doc.Source = nil
+	if l.joined != nil {
+		doc.Blocks = rejoin(doc.Blocks, l.joined)
+	}
 	sdk.Stamp(chunks, req, &doc)
 	for i := range chunks {
 		c := &chunks[i]
@@ -94,4 +100,18 @@ func finishPart(l *layout, drafts []*draft, req sdk.Request, p part) []sdk.Chunk
 		}
 	}
 	return chunks
+}
+
+// rejoin returns blocks with each run of parts of one block (see splitLarge) made one block
+// again, for what finds blocks by their offsets.
+func rejoin(blocks []sdk.Block, joined []bool) []sdk.Block {
+	var out []sdk.Block
+	for i, b := range blocks {
+		if i > 0 && joined[i] {
+			out[len(out)-1].Text += b.Text
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }

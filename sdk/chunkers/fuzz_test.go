@@ -2,7 +2,9 @@ package chunkers_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -17,7 +19,7 @@ import (
 // cuts between words included — on what HeadingAware makes of it, at any budget, overlap and
 // context mode, with headings folded or as chunks of their own, and with a title; and that
 // windows (ChunkSeq) and parts (ParseParts read by ChunkParts), as small as can be, give the
-// same chunks.
+// same chunks, as do plain text's parts (ParseTextParts).
 func FuzzHeadingAware(f *testing.F) {
 	seeds := []string{
 		"# T\n\npara one. para two.\n\n## S\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |",
@@ -88,6 +90,72 @@ func FuzzHeadingAware(f *testing.F) {
 		}
 		if diff := cmp.Diff(chunks, got); diff != "" {
 			t.Fatalf("ChunkParts of ParseParts differs from Chunk of Parse (-Chunk +ChunkParts):\n%s", diff)
+		}
+		// And plain text's, read whole and in parts, windows carried across every blank line.
+		td, err := markdown.ParseText([]byte(src), markdown.Options{ID: "fuzz", Title: title})
+		if err != nil {
+			return
+		}
+		whole := *c
+		whole.WindowBytes = -1
+		want, err := whole.Chunk(context.Background(), req, td)
+		if err != nil {
+			return
+		}
+		tp, tparts, err := markdown.ParseTextParts([]byte(src), markdown.Options{ID: "fuzz", Title: title}, 1)
+		if err != nil {
+			t.Fatalf("ParseTextParts: %v where ParseText took it", err)
+		}
+		got = []sdk.Chunk{}
+		for ch, err := range w.ChunkParts(context.Background(), req, tp, tparts) {
+			if err != nil {
+				t.Fatalf("ChunkParts of text: %v", err)
+			}
+			got = append(got, ch)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("ChunkParts of ParseTextParts differs from Chunk of ParseText (-Chunk +ChunkParts):\n%s", diff)
+		}
+	})
+}
+
+// FuzzCutParts checks how a large block is cut into parts (splitLarge): joined, the parts are
+// the text; each but the last holds at least size bytes and less than twice that, and no part
+// begins inside a character; and a part ends at a line start when its last size bytes hold one
+// before a character that is not white space.
+func FuzzCutParts(f *testing.F) {
+	f.Add("one line\nanother line\nand more lines of text\n", uint8(4))
+	f.Add("words and words and words and words", uint8(3))
+	f.Add("日本語の文字列には空白がない。日本語の文字列には空白がない。", uint8(5))
+	f.Add("\n\n\n   \t\t\n\nx", uint8(1))
+	f.Fuzz(func(t *testing.T, text string, n uint8) {
+		size := int(n)%32 + utf8.UTFMax // a part's least size is far more
+		parts := chunkers.CutParts(text, size)
+		if got := strings.Join(parts, ""); got != text {
+			t.Fatalf("parts %q join to %q, not the text", parts, got)
+		}
+		for i, p := range parts {
+			last := i == len(parts)-1
+			if !last && (len(p) < size || len(p) >= 2*size) {
+				t.Fatalf("part %d of %q is %d bytes at %d a part", i, p, len(p), size)
+			}
+			if last && len(parts) > 1 && len(p) >= 3*size {
+				t.Fatalf("the last part %q is %d bytes at %d a part", p, len(p), size)
+			}
+			if utf8.ValidString(text) && !utf8.ValidString(p) {
+				t.Fatalf("part %d, %q, splits a character", i, p)
+			}
+			if !last {
+				rest := strings.Join(parts[i:], "")
+				for j := size + 1; j < 2*size && j < len(rest); j++ {
+					if rest[j-1] == '\n' && !strings.ContainsRune(" \t\r\n", rune(rest[j])) {
+						if len(p) != j {
+							t.Fatalf("part %d, %q, does not end at the line start %d bytes in", i, p, j)
+						}
+						break
+					}
+				}
+			}
 		}
 	})
 }

@@ -47,9 +47,13 @@ type HeadingAware struct {
 	// section's chunks, instead of folding it into its section's first body chunk.
 	HeadingChunks bool
 	// WindowBytes is the canonical text a window holds at least before ChunkSeq ends it at
-	// the next heading where a window may end (see DefaultWindowBytes); 0 means
-	// DefaultWindowBytes and a negative value one window for the whole document. The chunks
-	// are the same whatever it is: it trades memory for calls to the counter.
+	// the next block where a window may end: before an outermost heading, or between two body
+	// blocks with the packer's state carried on (see stream.go and DefaultWindowBytes); 0
+	// means DefaultWindowBytes and a negative value one window for the whole document. The
+	// chunks are the same whatever it is — it trades memory for calls to the counter — but
+	// for a prose block of more than four windows, which is cut into parts of about a window
+	// (at least 64 KiB), and whose chunks near where two parts meet may then differ; every
+	// chunk still fits the budget.
 	WindowBytes int
 }
 
@@ -71,9 +75,8 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		first := 0
-		for w := range headingWindows(doc, h.windowBytes()) {
-			chunks, err := h.chunkWindow(ctx, req, windowDoc(doc, w), part{base: w.base, first: first, source: doc.Source}, maxTokens, overlap)
+		if countWindows(doc, h.windowBytes()) == 1 { // most documents: no copy of the blocks
+			chunks, _, err := h.chunkWindow(ctx, req, doc, nil, part{source: doc.Source}, nil, -1, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
 				return
@@ -83,8 +86,16 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 					return
 				}
 			}
-			first += len(chunks)
+			return
 		}
+		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
+		w.source = func() *sdk.SourceMap { return doc.Source }
+		for _, b := range doc.Blocks {
+			if !w.add(b) {
+				return
+			}
+		}
+		w.end()
 	}
 }
 
@@ -102,35 +113,24 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		c := windowCutter{size: h.windowBytes()}
-		var blocks []sdk.Block       // the window's so far
+		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
 		var segs []sdk.SourceSegment // the source of the window's blocks and of those after
 		mapped := false
-		p := part{}
-		n := 0 // blocks read
-		// flush chunks the window of blocks and starts the next at canonical offset next.
-		flush := func(next int) bool {
-			w := *doc
-			w.Blocks, w.Source = blocks, nil
-			if mapped {
-				p.source = &sdk.SourceMap{Segments: segs}
+		w.source = func() *sdk.SourceMap {
+			if !mapped {
+				return nil
 			}
-			chunks, err := h.chunkWindow(ctx, req, &w, p, maxTokens, overlap)
-			if err != nil {
-				yield(sdk.Chunk{}, err)
-				return false
-			}
-			for _, c := range chunks {
-				if !yield(c, nil) {
-					return false
-				}
-			}
-			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
-			segs = slices.Clone(segs[k:])
-			blocks = nil
-			p = part{base: next, first: p.first + len(chunks)}
-			return true
+			return &sdk.SourceMap{Segments: segs}
 		}
+		w.drop = func(next int) {
+			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
+			if k < len(segs)-k { // copied once half is gone: a part's segments are copied O(1) times
+				segs = segs[k:]
+			} else {
+				segs = slices.Clone(segs[k:])
+			}
+		}
+		n := 0 // blocks read
 		for dp, err := range parts {
 			if err != nil {
 				yield(sdk.Chunk{}, err)
@@ -148,15 +148,14 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 				mapped = true
 				segs = append(segs, dp.Source.Segments...)
 			}
+			n += len(dp.Blocks)
 			for _, b := range dp.Blocks {
-				n++
-				if off, cut := c.next(b); cut && !flush(off) {
+				if !w.add(b) {
 					return
 				}
-				blocks = append(blocks, b)
 			}
 		}
-		flush(c.off)
+		w.end()
 	}
 }
 
@@ -169,25 +168,46 @@ func (h *HeadingAware) windowBytes() int {
 	return h.WindowBytes
 }
 
-// chunkWindow returns the chunks of doc, the window at of a document.
-func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, at part, maxTokens, overlap int) ([]sdk.Chunk, error) {
+// chunkWindow returns the chunks of doc, the window at of a document, whose block i continues
+// block i-1 without a separator where joined[i] (see splitLarge). in is what the window before
+// handed on when it ended carried, else nil; carried is the canonical offset, in the whole
+// document, of the block before which this window ends carried, or -1, and when it does
+// chunkWindow returns what the next window goes on with.
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
 	const name = headingAwareName
-	l, err := measureLayout(ctx, name, h.Counter, doc, func(sdk.Block) bool { return true })
+	l, err := measureWindow(ctx, name, h.Counter, doc, joined, func(sdk.Block) bool { return true })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l.base = at.base
-	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
-	secs := headingSections(l, func(sdk.Block) bool { return true })
-	secs.reserve(l, cx)
-	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks, overlap: overlap > 0}
-	units, err := s.units(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+	from := 0 // the first block to pack: those before are held again for in's chunks
+	var seed []openSection
+	if in != nil {
+		from, seed = in.blocks, in.open
+		for k, n := range in.textTok {
+			if _, ok := l.textTok[k]; !ok {
+				l.textTok[k] = n
+			}
+		}
 	}
+	cx := newContexter(l, h.contextMode(ContextTitlePath), maxTokens)
+	secs := seededSections(l, func(sdk.Block) bool { return true }, seed, from)
+	secs.reserve(l, cx)
 	p := packer{l: l, maxTokens: maxTokens, overlap: overlap}
 	holders := make([]*draft, len(secs.list)) // per section, the draft that holds its heading
-	for i, b := range doc.Blocks {
+	if in != nil {
+		in.resume(&p, l)
+		for k, o := range seed {
+			holders[k] = o.holder
+		}
+	}
+	s := splitter{l: l, maxTokens: maxTokens, keepTables: h.KeepTablesWhole, sentences: h.Sentences, headings: !h.HeadingChunks, overlap: overlap > 0, from: from}
+	units, err := s.units(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+	}
+	for i := from; i < len(doc.Blocks); i++ {
+		b := doc.Blocks[i]
 		k := secs.of[i]
 		if b.Kind != sdk.KindHeading || k < 0 || secs.list[k].block != i {
 			for _, u := range units[i] {
@@ -218,12 +238,17 @@ func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sd
 			p.parent = p.cur
 		}
 	}
-	p.flush()
+	var out *carry
+	if carried >= 0 {
+		out = p.carryOut(l, at, carried, secs, holders)
+	} else {
+		p.flush()
+	}
 	drafts, err := verify(ctx, name, h.Counter, l, p.out, maxTokens)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return finishPart(l, drafts, req, at), nil
+	return finishPart(l, drafts, req, at), out, nil
 }
 
 // section is one heading and the blocks up to the next heading that starts a section.
@@ -267,10 +292,26 @@ func (s sections) reserve(l *layout, cx *contexter) {
 // headingSections returns the sections that the non-blank headings starts selects begin. A
 // section nests under the nearest section before it of a lower level.
 func headingSections(l *layout, starts func(sdk.Block) bool) sections {
+	return seededSections(l, starts, nil, 0)
+}
+
+// seededSections is headingSections for a window whose first blocks, before from, are held
+// again only for the chunks a carried window end left open (see carry), and which opens inside
+// the sections seed, outermost first: they come first in the list, and the blocks before from
+// belong to none.
+func seededSections(l *layout, starts func(sdk.Block) bool, seed []openSection, from int) sections {
 	s := sections{of: make([]int, len(l.doc.Blocks))}
 	var stack []int
-	cur := -1
-	for i, b := range l.doc.Blocks {
+	for k, o := range seed {
+		s.list = append(s.list, section{block: -1, level: o.level, parent: k - 1, path: o.path})
+		stack = append(stack, k)
+	}
+	cur := len(seed) - 1
+	for i := range from {
+		s.of[i] = -1
+	}
+	for i := from; i < len(l.doc.Blocks); i++ {
+		b := l.doc.Blocks[i]
 		if b.Kind == sdk.KindHeading && !sdk.IsBlank(b.Text) && starts(b) {
 			for len(stack) > 0 && s.list[stack[len(stack)-1]].level >= b.Level {
 				stack = stack[:len(stack)-1]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,7 +20,10 @@ type layout struct {
 	canon sdk.Canonical
 	// base is the offset of canon in the whole document's canonical text when doc is a
 	// window of it (stream.go), for messages that name a position.
-	base     int
+	base int
+	// joined says, per block, that it continues the block before without a separator (the
+	// parts of a large block, see splitLarge); nil when none does.
+	joined   []bool
 	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
 	arrowTok int     // tokens ContextSeparator costs
 	ends     [][]int // per block, absolute token ends; nil for blocks not measured
@@ -63,7 +67,21 @@ func checkInput(name string, counter sdk.TokenCounter, doc *sdk.Document) error 
 
 // measureLayout is newLayout for a counter and document checkInput has passed.
 func measureLayout(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, measure func(sdk.Block) bool) (*layout, error) {
-	l := &layout{doc: doc, canon: doc.Canonical(), ends: make([][]int, len(doc.Blocks)),
+	return measureWindow(ctx, name, counter, doc, nil, measure)
+}
+
+// measureWindow is measureLayout for a window whose block i continues block i-1 without a
+// separator where joined[i] (the parts of a large block; see splitLarge); nil joined means
+// none does.
+func measureWindow(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, joined []bool, measure func(sdk.Block) bool) (*layout, error) {
+	if !slices.Contains(joined, true) {
+		joined = nil
+	}
+	canon := doc.Canonical()
+	if joined != nil {
+		canon = joinedCanonical(doc, joined)
+	}
+	l := &layout{doc: doc, canon: canon, joined: joined, ends: make([][]int, len(doc.Blocks)),
 		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{},
 		strong: make([][]int, len(doc.Blocks)), words: make([][]int, len(doc.Blocks))}
 	if measure == nil {
@@ -119,6 +137,21 @@ func measureLayout(ctx context.Context, name string, counter sdk.TokenCounter, d
 		}
 	}
 	return l, nil
+}
+
+// joinedCanonical is doc.Canonical() without the separator before each block i where
+// joined[i].
+func joinedCanonical(doc *sdk.Document, joined []bool) sdk.Canonical {
+	var sb strings.Builder
+	starts := make([]int, len(doc.Blocks))
+	for i, b := range doc.Blocks {
+		if i > 0 && !joined[i] {
+			sb.WriteString(sdk.Separator)
+		}
+		starts[i] = sb.Len()
+		sb.WriteString(b.Text)
+	}
+	return sdk.Canonical{Text: sb.String(), Starts: starts}
 }
 
 // pieces returns canonical[a:b] as sdk.Pieces: ranges of the measured blocks' texts as they
@@ -183,10 +216,10 @@ func (l *layout) tokens(a, b int) int {
 		j, _ := slices.BinarySearch(ends, lo+1)
 		k, _ := slices.BinarySearch(ends, hi)
 		n += k - j + 1
+		if blocks > 0 && (l.joined == nil || !l.joined[i]) {
+			n += l.sepTok
+		}
 		blocks++
-	}
-	if blocks > 1 {
-		n += (blocks - 1) * l.sepTok
 	}
 	return n
 }

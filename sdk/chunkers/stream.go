@@ -1,58 +1,62 @@
 package chunkers
 
 import (
+	"context"
 	"iter"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // DefaultWindowBytes is the canonical text a window of a document holds at least (unless the
-// document ends first) before HeadingAware ends it at the next heading where that changes
-// nothing: a document of up to this size is one window, measured with one Boundaries call and
-// verified with one Count call, and a larger one costs those two calls per window.
+// document ends first) before HeadingAware ends it at the next block where it may: a document
+// of up to this size is one window, measured with one Boundaries call and verified with one
+// Count call, and a larger one costs those two calls per window.
 const DefaultWindowBytes = 256 << 10
 
 // A window is a run of a document's blocks that a chunker measures, packs and verifies on its
 // own, so that it holds the token ends, sentence ends, units and drafts of one window at a
 // time instead of the whole document's, and yields the window's chunks before reading the
-// next. A window ends only where no chunk of the whole document would cross it or refer back
-// across it — see headingWindows — so the chunks are exactly those of the whole document at
-// once.
+// next. A window ends in one of two ways, both of which leave the chunks exactly those of the
+// whole document at once:
+//
+//   - clean, before a heading that starts a section of its own at the outermost level, where
+//     no chunk crosses and nothing refers back (see windowCutter);
+//   - carried, between two body blocks anywhere else (a document without headings, or inside
+//     a section): the packer's state at that block — the chunk being packed, the chunk its
+//     overlap would come from, the open sections with the chunks that hold their headings —
+//     goes on into the next window (see carry), which holds again the few blocks those two
+//     chunks reach back into, so that the next window packs on as the whole document would.
+//
+// A prose block of more than four windows is first cut into parts that the windows hold as
+// blocks joined without a separator (see splitLarge): only there do the chunks differ from
+// the whole document's, near where two parts meet.
 
-// window is the blocks [lo, hi) of a document, whose canonical text starts at base in the
-// document's.
-type window struct {
-	lo, hi, base int
-}
+// cutKind is how a window ends before a block: not at all, clean or carried.
+type cutKind int
 
-// headingWindows returns the windows HeadingAware cuts doc into (see windowCutter), each of
-// at least size bytes of canonical text but the last; size <= 0 means one window.
-func headingWindows(doc *sdk.Document, size int) iter.Seq[window] {
-	return func(yield func(window) bool) {
-		c := windowCutter{size: size}
-		w := window{}
-		for i, b := range doc.Blocks {
-			if off, cut := c.next(b); cut {
-				w.hi = i
-				if !yield(w) {
-					return
-				}
-				w = window{lo: i, base: off}
-			}
-		}
-		w.hi = len(doc.Blocks)
-		yield(w)
-	}
-}
+const (
+	noCut cutKind = iota
+	cleanCut
+	carriedCut
+)
 
 // windowCutter says, block by block, where HeadingAware's windows end. A window holds at
-// least size bytes of canonical text, and ends only before a heading that starts a section of
-// its own at the outermost level (every section open before it is of its level or deeper, so
-// no heading path, parent link or overlap reaches back past it), when that heading is not a
-// block of nothing but comments and anchors and the nearest non-blank block before it is
-// prose, a list, a table or code that is not either (so the chunk before is not one of
-// headings alone, which the heading would join, and no such block glues across the cut; see
-// packer.openFolded and splitter.glueNoise). size <= 0 means no window ends.
+// least size bytes of canonical text before it ends; size <= 0 means no window ends.
+//
+// It ends clean before a heading that starts a section of its own at the outermost level
+// (every section open before it is of its level or deeper, so no heading path, parent link or
+// overlap reaches back past it), when that heading is not a block of nothing but comments and
+// anchors and the nearest non-blank block before it is prose, a list, a table or code that is
+// not either (so the chunk before is not one of headings alone, which the heading would join,
+// and no such block glues across the cut; see packer.openFolded and splitter.glueNoise).
+//
+// It ends carried before any other non-blank block that is neither a heading nor comments and
+// anchors alone when the nearest non-blank block before it is neither either: the units of
+// the blocks on both sides are then those of the whole document (no block of comments glues
+// across the cut), and the packer's state before the block is carried over (see carry).
 type windowCutter struct {
 	size    int
 	open    []int // the levels of the open sections, outermost first
@@ -63,25 +67,33 @@ type windowCutter struct {
 	hasPrev bool // prev is the nearest non-blank block of the window so far
 }
 
-// next takes the next block, b, and reports its canonical offset and whether the window ends
-// before it.
-func (c *windowCutter) next(b sdk.Block) (off int, cut bool) {
-	if c.blocks > 0 {
+// next takes the next block, b, which continues the one before without a separator when
+// joined (see splitLarge), and reports its canonical offset and whether and how the window
+// ends before it.
+func (c *windowCutter) next(b sdk.Block, joined bool) (off int, cut cutKind) {
+	if c.blocks > 0 && !joined {
 		c.off += len(sdk.Separator)
 	}
 	c.blocks++
 	off = c.off
 	c.off += len(b.Text)
 	blank := sdk.IsBlank(b.Text)
-	if b.Kind == sdk.KindHeading && !blank {
+	due := c.size > 0 && off-c.base >= c.size && c.hasPrev
+	switch {
+	case blank:
+	case b.Kind == sdk.KindHeading:
 		for len(c.open) > 0 && c.open[len(c.open)-1] >= b.Level {
 			c.open = c.open[:len(c.open)-1]
 		}
-		if c.size > 0 && len(c.open) == 0 && off-c.base >= c.size && c.hasPrev && cutBefore(c.prev, b) {
-			cut = true
-			c.base = off
+		if due && len(c.open) == 0 && cutBefore(c.prev, b) {
+			cut = cleanCut
 		}
 		c.open = append(c.open, b.Level)
+	case due && carriesAcross(c.prev) && carriesAcross(b):
+		cut = carriedCut
+	}
+	if cut != noCut {
+		c.base = off
 	}
 	if !blank {
 		c.prev, c.hasPrev = b, true
@@ -89,21 +101,328 @@ func (c *windowCutter) next(b sdk.Block) (off int, cut bool) {
 	return off, cut
 }
 
-// cutBefore reports whether a window may end between before, the nearest non-blank block
-// before heading h, and h.
+// cutBefore reports whether a window may end clean between before, the nearest non-blank
+// block before heading h, and h.
 func cutBefore(before, h sdk.Block) bool {
 	return before.Kind != sdk.KindHeading && !noise.MatchString(before.Text) && !noise.MatchString(h.Text)
 }
 
-// windowDoc returns the document of window w of doc: its identity and the window's blocks.
-func windowDoc(doc *sdk.Document, w window) *sdk.Document {
-	if w.lo == 0 && w.hi == len(doc.Blocks) {
-		return doc
+// carriesAcross reports whether a carried window end may lie next to non-blank block b.
+func carriesAcross(b sdk.Block) bool {
+	return b.Kind != sdk.KindHeading && !noise.MatchString(b.Text)
+}
+
+// carry is what a window that ends carried hands the next: the packer's state before the
+// block the window ends at, with the chunks' offsets made the next window's, and what the next
+// window needs to go on with it.
+type carry struct {
+	// blocks is how many of the window's last blocks the next window holds again: those that
+	// the chunk being packed and the chunk before it start in. base is the canonical offset,
+	// in the whole document, of the first of them.
+	blocks, base int
+	// reserve is l.reserve of those blocks, which the next window cannot work out: their
+	// sections may have begun before it.
+	reserve []int
+	// open is the sections open at the window's end, outermost first; textTok the tokens of
+	// their headings' texts, which their contexts are made of.
+	open    []openSection
+	textTok map[string]int
+	// The packer's state (see packer).
+	cur, prev    *draft
+	curTok       int
+	curCtx       rendered
+	parent       *draft
+	path         []string
+	ctx, headCtx rendered
+}
+
+// openSection is a section open at a carried window end: what a later section or chunk needs
+// of it.
+type openSection struct {
+	level  int
+	path   []string
+	holder *draft // the draft that holds its heading, nil for none
+}
+
+// carryOut ends the window of l carried before the block at canonical offset next of the
+// whole document: it returns the packer's state and what the next window needs, the chunk
+// being packed left open. secs and holders are the window's.
+func (p *packer) carryOut(l *layout, at part, next int, secs sections, holders []*draft) *carry {
+	n := len(l.doc.Blocks)
+	// The first block the next window must hold: where the chunk the next overlap may come
+	// from starts (the chunk being packed starts no earlier).
+	lb := n
+	switch {
+	case p.prev != nil:
+		lb = l.blockAt(p.prev.start)
+	case p.cur != nil:
+		lb = l.blockAt(p.cur.start)
 	}
-	sub := *doc
-	sub.Blocks = doc.Blocks[w.lo:w.hi:w.hi]
-	sub.Source = nil
-	return &sub
+	shift, base := 0, next
+	if lb < n {
+		shift = l.canon.Starts[lb]
+		base = at.base + shift
+	}
+	c := &carry{blocks: n - lb, base: base, reserve: slices.Clone(l.reserve[lb:]),
+		curTok: p.curTok, curCtx: p.curCtx, parent: p.parent, path: p.path, ctx: p.ctx, headCtx: p.headCtx,
+		textTok: map[string]int{}}
+	if p.cur != nil {
+		p.cur.move(-shift) // not emitted yet: the next window's from now on
+		c.cur = p.cur
+	}
+	if p.prev != nil {
+		prev := *p.prev // emitted with this window: the next needs its range only
+		prev.move(-shift)
+		c.prev = &prev
+	}
+	var chain []int
+	for k := secs.of[n-1]; k >= 0; k = secs.list[k].parent {
+		chain = append(chain, k)
+	}
+	for _, k := range slices.Backward(chain) {
+		sec := secs.list[k]
+		c.open = append(c.open, openSection{level: sec.level, path: sec.path, holder: holders[k]})
+	}
+	if len(c.open) > 0 {
+		for _, t := range c.open[len(c.open)-1].path {
+			if n, ok := l.textTok[oneLine(t)]; ok {
+				c.textTok[oneLine(t)] = n
+			}
+		}
+	}
+	return c
+}
+
+// resume sets p to the state c carries and l, the next window's layout, to what c knows of
+// its first blocks.
+func (c *carry) resume(p *packer, l *layout) {
+	p.cur, p.prev, p.curTok, p.curCtx = c.cur, c.prev, c.curTok, c.curCtx
+	p.parent, p.path, p.ctx, p.headCtx = c.parent, c.path, c.ctx, c.headCtx
+	copy(l.reserve, c.reserve)
+}
+
+// move shifts the draft's offsets by n.
+func (d *draft) move(n int) {
+	d.start += n
+	d.body += n
+	d.overlapEnd += n
+	d.end += n
+}
+
+// countWindows returns how many windows HeadingAware cuts doc into at size bytes.
+func countWindows(doc *sdk.Document, size int) int {
+	c := windowCutter{size: size}
+	n := 1
+	for _, b := range doc.Blocks {
+		if !isLarge(b, size) {
+			if _, cut := c.next(b, false); cut != noCut {
+				n++
+			}
+			continue
+		}
+		for k, s := range splitLarge(b, size) {
+			if _, cut := c.next(s, k > 0); cut != noCut {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// windows hands a document's blocks to HeadingAware.chunkWindow a window at a time and yields
+// the chunks: add takes the blocks in order, end chunks the last window.
+type windows struct {
+	h                  *HeadingAware
+	ctx                context.Context
+	req                sdk.Request
+	doc                *sdk.Document // the document's identity; its blocks come through add
+	maxTokens, overlap int
+	yield              func(sdk.Chunk, error) bool
+	cut                windowCutter
+	blocks             []sdk.Block // the window's so far
+	joined             []bool      // per block of the window, whether it continues the one before; nil for none
+	at                 part
+	in                 *carry
+	// source returns the source map of the window's blocks, with the whole document's
+	// offsets; drop, when set, is told the canonical offset the next window starts at.
+	source func() *sdk.SourceMap
+	drop   func(next int)
+}
+
+func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *windows {
+	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: h.windowBytes()}}
+}
+
+// add takes the next block of the document, chunking the window before it when one ends
+// there. It reports false when the chunks are no longer wanted or chunking failed (and the
+// error was yielded).
+func (w *windows) add(b sdk.Block) bool {
+	if !isLarge(b, w.cut.size) {
+		return w.push(b, false)
+	}
+	for k, s := range splitLarge(b, w.cut.size) {
+		if !w.push(s, k > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// push takes the next block of the window, which continues the one before without a separator
+// when joined.
+func (w *windows) push(b sdk.Block, joined bool) bool {
+	if off, cut := w.cut.next(b, joined); cut != noCut && !w.flush(off, cut) {
+		return false
+	}
+	if joined && w.joined == nil {
+		w.joined = make([]bool, len(w.blocks), len(w.blocks)+1)
+	}
+	w.blocks = append(w.blocks, b)
+	if w.joined != nil {
+		w.joined = append(w.joined, joined)
+	}
+	return true
+}
+
+// end chunks the last window.
+func (w *windows) end() { w.flush(w.cut.off, noCut) }
+
+// flush chunks the window and starts the next at canonical offset next, or carried before the
+// block there.
+func (w *windows) flush(next int, cut cutKind) bool {
+	doc := *w.doc
+	doc.Blocks, doc.Source = w.blocks, nil
+	w.at.source = w.source()
+	carried := -1
+	if cut == carriedCut {
+		carried = next
+	}
+	chunks, out, err := w.h.chunkWindow(w.ctx, w.req, &doc, w.joined, w.at, w.in, carried, w.maxTokens, w.overlap)
+	if err != nil {
+		w.yield(sdk.Chunk{}, err)
+		return false
+	}
+	for _, c := range chunks {
+		if !w.yield(c, nil) {
+			return false
+		}
+	}
+	w.in = out
+	keep := 0
+	if out != nil {
+		next, keep = out.base, out.blocks
+	}
+	if w.drop != nil {
+		w.drop(next)
+	}
+	w.blocks = slices.Clone(w.blocks[len(w.blocks)-keep:])
+	if w.joined != nil {
+		w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
+	}
+	w.at = part{base: next, first: w.at.first + len(chunks)}
+	return true
+}
+
+// largeBlocks is how many parts' worth of text a block holds before splitLarge cuts it, and
+// minPartBytes the least text of a part.
+const (
+	largeBlocks  = 4
+	minPartBytes = 64 << 10
+)
+
+// splitLarge returns b, or when b is a block of prose of more than largeBlocks parts of
+// max(size, minPartBytes) bytes, b cut into parts of about that size, which the windows hold
+// as blocks of their own, each continuing the one before without a separator: so that one
+// huge paragraph (a text file without a blank line) is measured and packed a window at a time
+// too. A part ends at a line end before a character that is not white space, else at white
+// space before one, else (text without either for a part's length) before any character; it
+// never splits a character. size <= 0 (one window) cuts nothing.
+//
+// The chunks of such a block are those of the whole block at once but for where its parts
+// meet: a unit of packing ends there (as at a line or sentence end, or for text without white
+// space, inside a word), and the token estimates of the two sides are made apart; every chunk
+// still fits the budget, as the final Count checks, and no text is lost.
+func splitLarge(b sdk.Block, size int) []sdk.Block {
+	if !isLarge(b, size) {
+		return []sdk.Block{b}
+	}
+	size = max(size, minPartBytes)
+	var out []sdk.Block
+	for _, t := range cutParts(b.Text, size) {
+		p := b
+		p.Text = t
+		out = append(out, p)
+	}
+	return out
+}
+
+// isLarge reports whether splitLarge cuts b at size bytes a window.
+func isLarge(b sdk.Block, size int) bool {
+	return size > 0 && len(b.Text) > largeBlocks*max(size, minPartBytes) && isProse(b)
+}
+
+// cutParts cuts text into parts of at least size bytes and less than twice that, but for the
+// last, which is shorter than three times it; each ends where partEnd says.
+func cutParts(text string, size int) []string {
+	var out []string
+	for len(text) > 2*size {
+		c := partEnd(text, size)
+		out = append(out, text[:c])
+		text = text[c:]
+	}
+	return append(out, text)
+}
+
+// partEnd returns where splitLarge ends the part of text that starts it, at or after size and
+// before 2*size: at the first line start there, else after the first sentence end (final
+// punctuation and white space, or a CJK full stop, exclamation or question mark), else at the
+// first word after white space, else at a character boundary.
+func partEnd(text string, size int) int {
+	region := text[size : 2*size]
+	const (
+		line = iota
+		sentence
+		word
+		tiers
+	)
+	var first [tiers]int
+	for i := range first {
+		first[i] = -1
+	}
+	note := func(tier, at int) {
+		if first[tier] < 0 {
+			first[tier] = size + at
+		}
+	}
+	for i := 1; i < len(region); i++ {
+		c := region[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		switch region[i-1] {
+		case '\n':
+			return size + i
+		case ' ', '\t', '\r':
+			note(word, i)
+			if endsSentence(strings.TrimRight(region[:i], " \t\r")) {
+				note(sentence, i)
+			}
+		}
+		if r, n := utf8.DecodeLastRuneInString(region[:i]); n > 0 && strings.ContainsRune("。！？", r) && utf8.RuneStart(c) {
+			note(sentence, i)
+		}
+	}
+	for _, at := range first {
+		if at >= 0 {
+			return at
+		}
+	}
+	for c := size; c < size+utf8.UTFMax; c++ {
+		if utf8.RuneStart(text[c]) {
+			return c
+		}
+	}
+	return size // not UTF-8, which a document's text always is
 }
 
 // collect returns the chunks of seq, or its error.

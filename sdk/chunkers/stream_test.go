@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -189,6 +190,145 @@ func TestChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
 					t.Fatalf("%s: ChunkParts differs from Chunk of the whole document (-whole +parts):\n%s", name, diff)
 				}
 			}
+		}
+	}
+}
+
+// measuring is a counter that records the most text one Boundaries call asked it to measure.
+type measuring struct {
+	sdk.TokenCounter
+	mu       sync.Mutex
+	calls    int
+	maxBytes int
+}
+
+func (m *measuring) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	n := 0
+	for _, s := range texts {
+		n += len(s)
+	}
+	m.mu.Lock()
+	m.calls++
+	m.maxBytes = max(m.maxBytes, n)
+	m.mu.Unlock()
+	return m.TokenCounter.Boundaries(ctx, texts)
+}
+
+// TestWindowsWithoutHeadingsBoundWhatIsMeasuredAtOnce holds a document that has no heading
+// where a window could end clean — none at all, or one title over everything — to windows of
+// about WindowBytes: the counter is never asked to measure much more than a window at once,
+// and the chunks are still exactly the whole document's.
+func TestWindowsWithoutHeadingsBoundWhatIsMeasuredAtOnce(t *testing.T) {
+	t.Parallel()
+	const window = 16 << 10
+	var blocks []sdk.Block
+	for i := range 600 {
+		text := fmt.Sprintf("Paragraph %d says %s. It ends here.", i, strings.Repeat("something longer ", i%40))
+		switch i % 7 {
+		case 3:
+			blocks = append(blocks, sdk.Block{Kind: sdk.KindList, Text: "- one item\n- " + text})
+		case 5:
+			blocks = append(blocks, sdk.Block{Kind: sdk.KindCode, Text: "```\n" + text + "\n```"})
+		default:
+			blocks = append(blocks, para(text))
+		}
+	}
+	docs := map[string]*sdk.Document{
+		"no headings":           {ID: "plain", Blocks: blocks},
+		"one title over it all": {ID: "titled", Blocks: append([]sdk.Block{heading(1, "Title"), heading(2, "Part")}, blocks...)},
+	}
+	for name, doc := range docs {
+		for _, overlap := range []int{0, 12} {
+			t.Run(fmt.Sprintf("%s, overlap %d", name, overlap), func(t *testing.T) {
+				t.Parallel()
+				size := len(doc.Canonical().Text)
+				if n := chunkers.Windows(doc, window); n < size/window {
+					t.Fatalf("%d windows of %d bytes for %d bytes", n, window, size)
+				}
+				whole := chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64, OverlapTokens: overlap}, WindowBytes: -1}
+				want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := &measuring{TokenCounter: sdk.Words{}}
+				windowed := whole
+				windowed.Counter, windowed.WindowBytes = m, window
+				got, err := windowed.Chunk(context.Background(), conformance.Request(), doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("windows differ from the whole document (-whole +windows):\n%s", diff)
+				}
+				// A window is at least window bytes, ends before the first block where it may
+				// and holds again the blocks of the two chunks before its start.
+				if m.maxBytes > 2*window {
+					t.Errorf("one Boundaries call measured %d bytes of a %d-byte document with %d-byte windows", m.maxBytes, size, window)
+				}
+				if m.calls < size/window {
+					t.Errorf("%d Boundaries calls for %d-byte windows of %d bytes", m.calls, window, size)
+				}
+			})
+		}
+	}
+}
+
+// TestALargeBlockIsChunkedAWindowAtATime holds one huge block — a paragraph of many lines, one
+// line of many words, and text without white space — to parts of about a window each
+// (splitLarge): the counter is never asked to measure much more than a window at once, every
+// invariant of the conformance kit holds, and the chunks are those of the block at once but
+// near where its parts meet.
+func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
+	t.Parallel()
+	const window = 64 << 10
+	var lines, words, cjk strings.Builder
+	for i := 0; lines.Len() < 6*window; i++ {
+		fmt.Fprintf(&lines, "Line %d of one paragraph says %s.\n", i, strings.Repeat("more ", i%30))
+	}
+	for i := 0; words.Len() < 6*window; i++ {
+		fmt.Fprintf(&words, "word%d says %s. ", i, strings.Repeat("again ", i%20))
+	}
+	for cjk.Len() < 6*window {
+		cjk.WriteString("日本語の文字列には空白がない。")
+	}
+	for name, text := range map[string]string{"lines": lines.String(), "words": words.String(), "no white space": cjk.String()} {
+		for _, overlap := range []int{chunkers.NoOverlap, 16} {
+			t.Run(fmt.Sprintf("%s, overlap %d", name, overlap), func(t *testing.T) {
+				t.Parallel()
+				doc := &sdk.Document{ID: "large", Title: "T", Blocks: []sdk.Block{para("Before."), para(text), para("After.")}}
+				whole := chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64, OverlapTokens: overlap}, WindowBytes: -1}
+				if name == "no white space" {
+					whole.Counter = sdk.Runes{}
+				}
+				want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := &measuring{TokenCounter: whole.Counter}
+				windowed := whole
+				windowed.Counter, windowed.WindowBytes = m, window
+				got, err := windowed.Chunk(context.Background(), conformance.Request(), doc)
+				if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(&windowed, whole.Counter)); err != nil {
+					t.Fatal(err)
+				}
+				if m.maxBytes > 4*window {
+					t.Errorf("one Boundaries call measured %d bytes of a %d-byte block with %d-byte windows", m.maxBytes, len(text), window)
+				}
+				same := 0
+				seen := map[[2]int]bool{}
+				for _, c := range want {
+					seen[[2]int{c.Start, c.End}] = true
+				}
+				for _, c := range got {
+					if seen[[2]int{c.Start, c.End}] {
+						same++
+					}
+				}
+				t.Logf("%d chunks at once, %d in windows, %d the same; %d Boundaries calls", len(want), len(got), same, m.calls)
+				if parts := len(text) / window; len(got)-same > 4*parts {
+					t.Errorf("%d of %d chunks differ from the block's at once, more than near its %d part ends", len(got)-same, len(got), parts)
+				}
+			})
 		}
 	}
 }

@@ -37,6 +37,9 @@ type splitter struct {
 	sentences  sdk.SentenceSplitter
 	headings   bool // headings are units too (folded into body chunks)
 	overlap    bool // chunks overlap, so every prose block's sentence starts are wanted
+	// from is the first block to cut into units: the blocks before it are a window's held
+	// again for chunks packed before it (see carry), which need their sentence ends only.
+	from int
 }
 
 // room returns the tokens a unit of block i may take: the budget less what its section's
@@ -99,7 +102,7 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 	}
 	l.sentEnds = sentEnds
 	for i, b := range blocks {
-		if l.ends[i] == nil || (b.Kind == sdk.KindHeading && !s.headings) {
+		if i < s.from || l.ends[i] == nil || (b.Kind == sdk.KindHeading && !s.headings) {
 			continue
 		}
 		start, end := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
@@ -117,6 +120,13 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 					out[i][k].heading = true
 				}
 			}
+		}
+	}
+	for i := range out {
+		// A later part of a large block (splitLarge) goes on with the text before it: the
+		// cut made there for memory's sake does not start a chunk.
+		if l.joined != nil && l.joined[i] && len(out[i]) > 0 && !out[i][0].bare {
+			out[i][0].fresh = false
 		}
 	}
 	s.glueNoise(out)

@@ -30,6 +30,10 @@ type draft struct {
 	bare         bool   // a word that fits only without context: nothing joins it
 	tokens       int    // the count of the draft's EmbedText
 	replacedBy   *draft // the first piece of a draft verify re-split, for parent links
+	// emitted says the draft was made a chunk, at position: a later window's chunks may
+	// name it parent (see carry).
+	emitted  bool
+	position int
 }
 
 func (d *draft) content(text string) string { return d.prefix + text[d.start:d.end] }
