@@ -139,7 +139,7 @@ func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
 	case FormatOCRJSON:
 		return ocr.ReadJSON(bytes.NewReader(src), oo)
 	case FormatTesseractTSV:
-		return ocr.ReadTSV(bytes.NewReader(src), oo)
+		return ocr.ParseTSV(src, oo)
 	case FormatHOCR:
 		return ocr.ReadHOCR(bytes.NewReader(src), oo)
 	}

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"encoding/json"
 	"maps"
 	"sort"
 )
@@ -70,6 +71,41 @@ const (
 	MetaDocument = "document"
 )
 
+// PageEntries is a Document.Metadata value that lists things by page, such as the page sizes
+// and the blocks dropped for low confidence the OCR adapters record: every entry holds its
+// 1-based page number (an int) under Key, or no page. Its JSON form is the list of entries.
+//
+// Provenance gives each chunk, in Metadata[MetaDocument], only the entries of the pages the
+// chunk spans (PageStart to PageEnd; none for a chunk without pages, and an entry without a
+// page in none), so that a chunk of a scan of thousands of pages does not carry a list of
+// them all: copied whole, a 15,775-page TSV's page list made each JSONL line ~760 KB.
+type PageEntries struct {
+	Key     string
+	Entries []map[string]any
+}
+
+// MarshalJSON writes the entries.
+func (p PageEntries) MarshalJSON() ([]byte, error) {
+	if p.Entries == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(p.Entries)
+}
+
+// Pages returns the entries of pages first to last, in order; they share their maps with p.
+func (p PageEntries) Pages(first, last int) PageEntries {
+	out := PageEntries{Key: p.Key}
+	if first <= 0 {
+		return out
+	}
+	for _, e := range p.Entries {
+		if n, ok := e[p.Key].(int); ok && n >= first && n <= last {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	return out
+}
+
 // AttrItem is the block attribute holding the index of the input item the block comes from
 // (an int), as adapters of item lists such as doc2mark's json_content set it.
 const AttrItem = "item"
@@ -77,9 +113,9 @@ const AttrItem = "item"
 // Provenance fills in where each chunk comes from: SourceStart, SourceEnd, LineStart and
 // LineEnd from doc.Source for the chunk's [Start, End); Metadata[MetaItems] from the AttrItem
 // of the blocks that range touches; and Metadata[MetaDocument], a shallow copy of
-// doc.Metadata per chunk. Chunks whose range maps to nothing keep zero positions (LineStart 0
-// means "no position"). Stamp calls it; a chunker that does not call Stamp may call it on its
-// final output.
+// doc.Metadata per chunk, with its PageEntries narrowed to the chunk's pages. Chunks whose
+// range maps to nothing keep zero positions (LineStart 0 means "no position"). Stamp calls it;
+// a chunker that does not call Stamp may call it on its final output.
 //
 // Only canonical[Start:End] has a position: a rendered prefix (Metadata[MetaPrefix]) and the
 // chunk's Context are not in the file, and overlap is, as part of [Start, End).
@@ -99,9 +135,20 @@ func Provenance(chunks []Chunk, doc *Document) {
 			if c.Metadata == nil {
 				c.Metadata = map[string]any{}
 			}
-			c.Metadata[MetaDocument] = maps.Clone(doc.Metadata)
+			c.Metadata[MetaDocument] = documentMetadata(doc.Metadata, c)
 		}
 	}
+}
+
+// documentMetadata is the shallow copy of a document's metadata that chunk c carries.
+func documentMetadata(meta map[string]any, c *Chunk) map[string]any {
+	m := maps.Clone(meta)
+	for k, v := range m {
+		if p, ok := v.(PageEntries); ok {
+			m[k] = p.Pages(c.PageStart, c.PageEnd)
+		}
+	}
+	return m
 }
 
 // locateItems sets Metadata[MetaItems] on chunks of documents whose blocks carry AttrItem.

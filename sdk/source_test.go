@@ -1,6 +1,8 @@
 package sdk_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,5 +71,41 @@ func TestProvenance(t *testing.T) {
 	chunks[0].Metadata[sdk.MetaDocument].(map[string]any)["title"] = "changed"
 	if doc.Metadata["title"] != "T" || chunks[1].Metadata[sdk.MetaDocument].(map[string]any)["title"] != "T" {
 		t.Errorf("a chunk's copy of the document metadata is shared")
+	}
+}
+
+func TestProvenanceGivesAChunkTheEntriesOfItsPages(t *testing.T) {
+	t.Parallel()
+	pages := sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1}, {"number": 2}, {"number": 3}}}
+	dropped := sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2}, {"text": "no page"}}}
+	doc := &sdk.Document{
+		ID:       "scan",
+		Metadata: map[string]any{"pages": pages, "dropped": dropped, "title": "T"},
+		Blocks:   []sdk.Block{{Kind: sdk.KindParagraph, Text: "a"}},
+	}
+	chunks := []sdk.Chunk{{End: 1, PageStart: 1, PageEnd: 1}, {End: 1, PageStart: 2, PageEnd: 3}, {End: 1}}
+	sdk.Stamp(chunks, sdk.Request{}, doc)
+	want := []map[string]any{
+		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1}}}, "dropped": sdk.PageEntries{Key: "page"}},
+		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 2}, {"number": 3}}}, "dropped": sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2}}}},
+		{"title": "T", "pages": sdk.PageEntries{Key: "number"}, "dropped": sdk.PageEntries{Key: "page"}},
+	}
+	for i, c := range chunks {
+		if diff := cmp.Diff(want[i], c.Metadata[sdk.MetaDocument]); diff != "" {
+			t.Errorf("chunk %d (pages %d-%d) document metadata (-want +got):\n%s", i, c.PageStart, c.PageEnd, diff)
+		}
+	}
+	if len(doc.Metadata["pages"].(sdk.PageEntries).Entries) != 3 {
+		t.Errorf("the document's page list changed: %v", doc.Metadata["pages"])
+	}
+	got, err := json.Marshal(chunks[1].Metadata[sdk.MetaDocument])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"dropped":[{"page":2,"text":"smudge"}],"pages":[{"number":2},{"number":3}],"title":"T"}`; string(got) != want {
+		t.Errorf("JSON %s, want %s", got, want)
+	}
+	if got, _ := json.Marshal(chunks[2].Metadata[sdk.MetaDocument]); !strings.Contains(string(got), `"pages":[]`) {
+		t.Errorf("a chunk without pages: JSON %s, want an empty page list", got)
 	}
 }

@@ -22,7 +22,9 @@ type wblock struct {
 	paras [][]*wline
 }
 
-// segment is one output block before heading levels are known.
+// segment is one output block before heading levels are known. Its lines are held while it
+// is being made; once it is added, what its block needs of them is in its lineSummary and the
+// lines (their words) are let go, so that a document's words need not all be held at once.
 type segment struct {
 	kind   sdk.BlockKind
 	text   string
@@ -31,34 +33,86 @@ type segment struct {
 	page   int
 	table  [][]string
 	extras map[string]any
+	sum    lineSummary
 }
 
-// analyzer turns parsed pages into blocks; one is made per document.
+// lineSummary is what a block needs of its lines: their box, the confidences of the words
+// kept, and the words dropped, added up line by line in order.
+type lineSummary struct {
+	box         box
+	confSum     float64
+	confN       int
+	dropped     int
+	droppedText []string
+}
+
+// add adds lines to the summary.
+func (m *lineSummary) add(lines []*wline) {
+	for _, l := range lines {
+		m.box = m.box.union(l.box)
+		for _, w := range l.words {
+			if w.conf >= 0 {
+				m.confSum += w.conf
+				m.confN++
+			}
+		}
+		m.dropped += len(l.dropped)
+		for _, w := range l.dropped {
+			m.droppedText = append(m.droppedText, strings.TrimSpace(w.text))
+		}
+	}
+}
+
+// confidence is meanConfidence of the summarised lines' kept words.
+func (m *lineSummary) confidence() (float64, bool) {
+	if m.confN == 0 {
+		return 0, false
+	}
+	return round4(m.confSum / float64(m.confN) / 100), true
+}
+
+// analyzer turns parsed pages into blocks; one is made per document. Pages are given to it
+// one at a time, in order (addPage), and the document is made of them at the end (finish).
 type analyzer struct {
 	opts     Options
 	engine   string
+	pages    []map[string]any // Document.Metadata[MetaPages]
 	segments []*segment
 	dropped  []map[string]any
 	nDropped int
 }
 
+func newAnalyzer(engine string, opts Options) *analyzer {
+	return &analyzer{opts: opts, engine: engine}
+}
+
 // analyze sets doc's blocks and metadata from pages.
 func analyze(doc *sdk.Document, pages []*page, engine string, opts Options) {
-	a := &analyzer{opts: opts, engine: engine}
-	var list []map[string]any
+	a := newAnalyzer(engine, opts)
 	for _, p := range pages {
-		list = append(list, pageEntry(p.number, float64(p.width), float64(p.height)))
-		a.page(p)
+		a.addPage(p)
 	}
-	if len(list) > 0 {
-		setMeta(doc, MetaPages, list)
+	a.finish(doc)
+}
+
+// addPage analyses the next page. The analyzer keeps nothing of p's words but the text and
+// summaries of the blocks they make.
+func (a *analyzer) addPage(p *page) {
+	a.pages = append(a.pages, pageEntry(p.number, float64(p.width), float64(p.height)))
+	a.page(p)
+}
+
+// finish sets doc's blocks and metadata from the pages added.
+func (a *analyzer) finish(doc *sdk.Document) {
+	if len(a.pages) > 0 {
+		setMeta(doc, MetaPages, sdk.PageEntries{Key: "number", Entries: a.pages})
 	}
 	doc.Blocks = a.blocks()
 	if a.nDropped > 0 {
 		setMeta(doc, MetaDroppedWords, a.nDropped)
 	}
 	if len(a.dropped) > 0 {
-		setMeta(doc, MetaDropped, a.dropped)
+		setMeta(doc, MetaDropped, sdk.PageEntries{Key: "page", Entries: a.dropped})
 	}
 	finishDocument(doc)
 }
@@ -276,12 +330,11 @@ func hasWords(lines []*wline) bool {
 }
 
 // add appends a segment; one holding only dropped words joins the segment before it on the
-// page, or is recorded as dropped whole.
+// page, or is recorded as dropped whole. The segment's lines are summarised and let go.
 func (a *analyzer) add(s *segment) {
 	if !hasWords(s.lines) {
 		if n := len(a.segments); n > 0 && a.segments[n-1].page == s.page {
-			prev := a.segments[n-1]
-			prev.lines = append(prev.lines, s.lines...)
+			a.segments[n-1].sum.add(s.lines)
 			return
 		}
 		a.dropBlock(&wblock{paras: [][]*wline{s.lines}}, s.page)
@@ -300,6 +353,8 @@ func (a *analyzer) add(s *segment) {
 		}
 		s.text = strings.Join(lines, sep)
 	}
+	s.sum.add(s.lines)
+	s.lines = nil
 	a.segments = append(a.segments, s)
 }
 
@@ -356,20 +411,16 @@ func (a *analyzer) blocks() []sdk.Block {
 	levelOf := headingLevels(ratios)
 	out := make([]sdk.Block, 0, len(a.segments))
 	for _, s := range a.segments {
-		var bb box
-		for _, l := range s.lines {
-			bb = bb.union(l.box)
-		}
-		attrs := map[string]any{AttrEngine: a.engine, AttrBBox: bb.floats()}
+		attrs := map[string]any{AttrEngine: a.engine, AttrBBox: s.sum.box.floats()}
 		if s.page > 0 {
 			attrs[AttrPage] = s.page
 		}
-		if c, ok := meanConfidence(s.lines, false); ok {
+		if c, ok := s.sum.confidence(); ok {
 			attrs[AttrConfidence] = c
 		}
-		if n := countDropped(s.lines); n > 0 {
+		if n := s.sum.dropped; n > 0 {
 			attrs[AttrDroppedWords] = n
-			attrs[AttrDroppedText] = joinDropped(s.lines)
+			attrs[AttrDroppedText] = strings.Join(s.sum.droppedText, " ")
 		}
 		for k, v := range s.extras {
 			attrs[k] = v
@@ -381,14 +432,6 @@ func (a *analyzer) blocks() []sdk.Block {
 		out = append(out, b)
 	}
 	return out
-}
-
-func countDropped(lines []*wline) int {
-	n := 0
-	for _, l := range lines {
-		n += len(l.dropped)
-	}
-	return n
 }
 
 // headingLevels ranks heading size ratios into levels 1 to 6 and returns the lookup.

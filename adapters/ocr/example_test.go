@@ -49,7 +49,7 @@ func ExampleFromResult() {
 	for _, b := range doc.Blocks {
 		fmt.Printf("%s %q\n", b.Kind, b.Text)
 	}
-	fmt.Println("dropped:", doc.Metadata[ocr.MetaDropped])
+	fmt.Println("dropped:", doc.Metadata[ocr.MetaDropped].(sdk.PageEntries).Entries)
 	// Output:
 	// heading "Invoice 2024-117"
 	// paragraph "Total due: 1,240.00 EUR"

@@ -316,7 +316,7 @@ func TestMultiPageFixtures(t *testing.T) {
 				t.Run("page "+tp.Name, func(t *testing.T) { checkAgainstTruth(t, tp, byPage[i+1], levels[i]) })
 			}
 			var numbers []any
-			for _, p := range doc.Metadata[MetaPages].([]map[string]any) {
+			for _, p := range doc.Metadata[MetaPages].(sdk.PageEntries).Entries {
 				numbers = append(numbers, p["number"])
 			}
 			if diff := cmp.Diff([]any{1, 2}, numbers); diff != "" {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
@@ -84,6 +86,14 @@ func FuzzReadTSV(f *testing.F) {
 	fuzzReader(f, ReadTSV, seeds, func(t *testing.T, src string, doc *sdk.Document) {
 		if strings.HasPrefix(src, header) { // columns in the standard order
 			checkWordsKept(t, src, doc)
+		}
+		// Read a page at a time, the document is the one read with every page held.
+		whole, err := parseTSVWhole([]byte(src), Options{ID: "fuzz"})
+		if err != nil {
+			t.Fatalf("read whole: %v", err)
+		}
+		if paged, _ := ParseTSV([]byte(src), Options{ID: "fuzz"}); !cmp.Equal(whole, paged) {
+			t.Fatalf("a page at a time differs from whole:\n%s", cmp.Diff(whole, paged))
 		}
 	})
 }

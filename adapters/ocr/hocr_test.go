@@ -179,7 +179,7 @@ func TestReadHOCRAttributes(t *testing.T) {
 	want := &sdk.Document{
 		ID: "scan.hocr",
 		Metadata: map[string]any{
-			MetaPages:        []map[string]any{{"number": 3, "width": 2000.0, "height": 3000.0}},
+			MetaPages:        sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 3, "width": 2000.0, "height": 3000.0}}},
 			MetaDroppedWords: 1,
 		},
 		Blocks: []sdk.Block{{

@@ -38,16 +38,19 @@ const (
 
 // Keys of the Document.Metadata entries this package sets.
 const (
-	// MetaPages lists the pages the input describes, in input order, as []map[string]any with
-	// "number" (int, 1-based) and, when known, "width" and "height" in pixels (float64).
+	// MetaPages lists the pages the input describes, in input order, as an sdk.PageEntries
+	// keyed by "number" whose entries hold "number" (int, 1-based) and, when known, "width"
+	// and "height" in pixels (float64). A chunk's Metadata[sdk.MetaDocument] lists the pages
+	// it spans.
 	MetaPages = "pages"
 	// MetaDroppedWords holds how many words (or, for a Result, regions) Options.MinConfidence
 	// dropped from the whole document (int). It is absent when none were.
 	MetaDroppedWords = "dropped_words"
 	// MetaDropped lists what Options.MinConfidence dropped whole — blocks all of whose words,
-	// or regions, fell below it — as []map[string]any with "text" (string) and, when known,
-	// "page" (int), "bbox" ([]float64) and "ocr_confidence" (float64). It is absent when
-	// nothing was dropped whole.
+	// or regions, fell below it — as an sdk.PageEntries keyed by "page" whose entries hold
+	// "text" (string) and, when known, "page" (int), "bbox" ([]float64) and "ocr_confidence"
+	// (float64). It is absent when nothing was dropped whole. A chunk's
+	// Metadata[sdk.MetaDocument] lists what was dropped on the pages it spans.
 	MetaDropped = "dropped"
 )
 

@@ -159,7 +159,7 @@ func FromResult(res *Result, opts Options) (*sdk.Document, error) {
 	}
 	if len(dropped) > 0 {
 		setMeta(doc, MetaDroppedWords, len(dropped))
-		setMeta(doc, MetaDropped, dropped)
+		setMeta(doc, MetaDropped, sdk.PageEntries{Key: "page", Entries: dropped})
 	}
 	finishDocument(doc)
 	return doc, nil
@@ -195,7 +195,7 @@ func addPages(doc *sdk.Document, pages []Page, docID string) error {
 		seen[n] = true
 		list = append(list, pageEntry(n, p.Width, p.Height))
 	}
-	setMeta(doc, MetaPages, list)
+	setMeta(doc, MetaPages, sdk.PageEntries{Key: "number", Entries: list})
 	return nil
 }
 

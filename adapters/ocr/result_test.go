@@ -38,7 +38,7 @@ var jsonCases = []struct {
 		want: &sdk.Document{
 			ID:       "r.json",
 			Title:    "Quarterly report",
-			Metadata: map[string]any{MetaPages: []map[string]any{{"number": 1, "width": 2480.0, "height": 3508.0}}},
+			Metadata: map[string]any{MetaPages: sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1, "width": 2480.0, "height": 3508.0}}}},
 			Blocks: []sdk.Block{
 				{Kind: sdk.KindHeading, Level: 1, Page: 1, Text: "Quarterly report", Attrs: map[string]any{
 					AttrEngine: "my-ocr 2.1", AttrConfidence: 0.97, AttrBBox: []float64{120, 80, 1400, 160}, AttrPage: 1}},
@@ -64,7 +64,7 @@ var jsonCases = []struct {
 			ID: "r.json",
 			Metadata: map[string]any{
 				MetaDroppedWords: 1,
-				MetaDropped:      []map[string]any{{"text": "smudge", "page": 2, "bbox": []float64{1, 2, 3, 4}, "ocr_confidence": 0.2}},
+				MetaDropped:      sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2, "bbox": []float64{1, 2, 3, 4}, "ocr_confidence": 0.2}}},
 			},
 			Blocks: []sdk.Block{
 				{Kind: sdk.KindParagraph, Text: "kept", Attrs: map[string]any{AttrConfidence: 0.9}},

@@ -2,7 +2,11 @@ package ocr
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,8 +297,8 @@ func checkWordsKept(t *testing.T, src string, doc *sdk.Document) {
 			all.WriteString(s + "\n")
 		}
 	}
-	if d, ok := doc.Metadata[MetaDropped].([]map[string]any); ok {
-		for _, e := range d {
+	if d, ok := doc.Metadata[MetaDropped].(sdk.PageEntries); ok {
+		for _, e := range d.Entries {
 			all.WriteString(e["text"].(string) + "\n")
 		}
 	}
@@ -323,11 +327,11 @@ func TestReadTSVAttributes(t *testing.T) {
 	want := &sdk.Document{
 		ID: "scan.tsv",
 		Metadata: map[string]any{
-			MetaPages:        []map[string]any{{"number": 1, "width": 2000.0, "height": 3000.0}},
+			MetaPages:        sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1, "width": 2000.0, "height": 3000.0}}},
 			MetaDroppedWords: 2,
-			MetaDropped: []map[string]any{
+			MetaDropped: sdk.PageEntries{Key: "page", Entries: []map[string]any{
 				{"text": "unreadable", "page": 1, "bbox": []float64{100, 400, 400, 440}, "ocr_confidence": 0.1},
-			},
+			}},
 		},
 		Blocks: []sdk.Block{{
 			Kind: sdk.KindParagraph, Text: "Mostly clean text", Page: 1,
@@ -457,4 +461,75 @@ var readers = map[string]func(io.Reader, Options) (*sdk.Document, error){
 	"ReadTSV":  ReadTSV,
 	"ReadHOCR": ReadHOCR,
 	"ReadJSON": ReadJSON,
+}
+
+// TestParseTSVAPageAtATime checks that reading a page at a time (parseTSV) makes the document
+// that reading every page before analysing any (parseTSVWhole) makes, and that it hands the
+// analyzer one page at a time; a page whose rows come again after another page's is read
+// whole, as the pages were first grouped.
+func TestParseTSVAPageAtATime(t *testing.T) {
+	interleaved := newTSV().page(1, 2100, 3000).line(1, 1, 1, 1, 150, 200, 46, 95, "first page").
+		page(2, 2100, 3000).line(2, 1, 1, 1, 150, 200, 46, 95, "second page").
+		line(1, 2, 1, 1, 150, 900, 46, 95, "first page again").String()
+	srcs := map[string]string{"interleaved": interleaved, "synthetic": string(syntheticTSV(5))}
+	for i, tc := range tsvCases {
+		srcs[fmt.Sprintf("case %d %s", i, tc.name)] = tc.src
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*.tsv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no TSV in testdata: %v", err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = string(src)
+	}
+	for name, src := range srcs {
+		opts := Options{ID: name}
+		got, err := ParseTSV([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := parseTSVWhole([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: whole: %v", name, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: page at a time differs from whole (-whole +page at a time):\n%s", name, diff)
+		}
+	}
+
+	// The reader hands on each page when the next begins, holding no other.
+	r := newTSVReader("synthetic")
+	var handed []int
+	r.onPage = func(p *page) {
+		if len(r.pages) != 1 {
+			t.Errorf("page %d handed on with %d pages held", p.number, len(r.pages))
+		}
+		handed = append(handed, p.number)
+	}
+	if err := r.read(syntheticTSV(3)); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 2, 3}; !slices.Equal(handed, want) {
+		t.Errorf("pages handed on %v, want %v", handed, want)
+	}
+	r = newTSVReader("interleaved")
+	r.onPage = func(*page) {}
+	if err := r.read([]byte(interleaved)); !errors.Is(err, errPageAgain) {
+		t.Errorf("page 1 after page 2: %v, want errPageAgain", err)
+	}
+	doc, err := ParseTSV([]byte(interleaved), Options{ID: "interleaved"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, b := range doc.Blocks {
+		texts = append(texts, b.Text)
+	}
+	if want := []string{"first page", "first page again", "second page"}; !slices.Equal(texts, want) {
+		t.Errorf("interleaved pages: blocks %q, want %q", texts, want)
+	}
 }
