@@ -7,6 +7,8 @@
 #     window (same target);
 #   - the same as one paragraph, no blank line anywhere (.txt): the case without a target, one
 #     block the chunker measures whole (docs/reference/chunkers.md, "Windows");
+#   - one ~50 MB Tesseract TSV and one ~50 MB hOCR file: adapters/ocr/testdata's pages repeated
+#     and numbered on (same target), read a page at a time;
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -39,6 +41,30 @@ if [ ! -f "$flat" ]; then
 fi
 [ -f "$OUT/flat.txt" ] || cp "$flat" "$OUT/flat.txt"
 [ -f "$OUT/para.txt" ] || grep -v '^[[:space:]]*$' "$flat" >"$OUT/para.txt"
+# OCR output: the fixture pages repeated, each copy a page of its own number.
+tsv=$OUT/big.tsv
+if [ ! -f "$tsv" ]; then
+	awk -F'\t' -v OFS='\t' -v want=50000000 '
+		FNR == 1 { if (!header) { print; header = 1 }; next }
+		$0 !~ /^[[:space:]]*$/ { key = FILENAME SUBSEP $2; if (!(key in seen)) { seen[key] = ++n; order[n] = key }; rows[seen[key]] = rows[seen[key]] $0 "\n" }
+		END {
+			for (p = 0; size < want; ) for (i = 1; i <= n && size < want; i++) {
+				p++; m = split(rows[i], r, "\n")
+				for (j = 1; j < m; j++) { split(r[j], f, "\t"); f[2] = p; line = f[1]; for (k = 2; k <= length(f); k++) line = line "\t" f[k]; print line; size += length(line) + 1 }
+			}
+		}' adapters/ocr/testdata/*.tsv >"$tsv"
+fi
+hocr=$OUT/big.hocr
+if [ ! -f "$hocr" ]; then
+	src=adapters/ocr/testdata/multipage.hocr
+	{
+		sed -n "1,/class='ocr_page'/p" "$src" | sed '$d'
+		body=$(sed -n "/class='ocr_page'/,/<\/body>/p" "$src" | sed -e '$d' -e 's/; ppageno [0-9]*//')
+		size=0
+		while [ "$size" -lt 50000000 ]; do printf '%s\n' "$body"; size=$((size + ${#body} + 1)); done
+		printf ' </body>\n</html>\n'
+	} >"$hocr"
+fi
 many=$OUT/corpus100
 if [ ! -d "$many" ]; then
 	for i in $(seq -w 1 11); do
@@ -65,7 +91,7 @@ hwm() {
 	echo "host $((host / 1024)) MB, plugin $((child / 1024)) MB"
 }
 
-for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt"; do
+for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$tsv" "$hocr"; do
 	size=$(stat -c %s "$f")
 	case $f in
 	*/para.txt) echo "$(basename "$f"): one paragraph of $((size / 1000000)) MB (no target)" ;;

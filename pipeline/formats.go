@@ -141,7 +141,7 @@ func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
 	case FormatTesseractTSV:
 		return ocr.ParseTSV(src, oo)
 	case FormatHOCR:
-		return ocr.ReadHOCR(bytes.NewReader(src), oo)
+		return ocr.ParseHOCR(src, oo)
 	}
 	_, err := ParseFormat(string(f))
 	return nil, err

@@ -108,7 +108,16 @@ func FuzzReadHOCR(f *testing.F) {
 	for _, tc := range hocrErrorCases {
 		seeds = append(seeds, tc.src)
 	}
-	fuzzReader(f, ReadHOCR, seeds, nil)
+	fuzzReader(f, ReadHOCR, seeds, func(t *testing.T, src string, doc *sdk.Document) {
+		// Read a page at a time, the document is the one read with every page held.
+		whole, err := readHOCRWhole([]byte(src), Options{ID: "fuzz"})
+		if err != nil {
+			t.Fatalf("read whole: %v", err)
+		}
+		if paged, _ := ParseHOCR([]byte(src), Options{ID: "fuzz"}); !cmp.Equal(whole, paged) {
+			t.Fatalf("a page at a time differs from whole:\n%s", cmp.Diff(whole, paged))
+		}
+	})
 }
 
 // FuzzReadJSON feeds ReadJSON arbitrary bytes. It must never panic, and every error must

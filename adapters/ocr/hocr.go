@@ -37,16 +37,35 @@ func ReadHOCR(r io.Reader, opts Options) (*sdk.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &hocrReader{docID: opts.ID}
+	return parseHOCR(src, opts)
+}
+
+// ParseHOCR is ReadHOCR of src: src must not change while ParseHOCR runs, and the Document does
+// not keep it.
+func ParseHOCR(src []byte, opts Options) (*sdk.Document, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if err := checkUTF8(src, opts.ID, "hOCR"); err != nil {
+		return nil, err
+	}
+	return parseHOCR(src, opts)
+}
+
+// parseHOCR reads src, valid UTF-8, analysing each page once it is over (its element ends, or
+// another page begins), so that the words of one page at a time are held, not the document's.
+func parseHOCR(src []byte, opts Options) (*sdk.Document, error) {
+	a := newAnalyzer("", opts)
+	h := &hocrReader{docID: opts.ID, onPage: a.addPage}
 	if err := h.read(src); err != nil {
 		return nil, err
 	}
-	engine := opts.Engine
-	if engine == "" {
-		engine = cmpOr(h.system, "hocr")
+	a.engine = opts.Engine // the blocks are made at finish: the ocr-system may come late
+	if a.engine == "" {
+		a.engine = cmpOr(h.system, "hocr")
 	}
 	doc := newDocument(opts)
-	analyze(doc, h.pages, engine, opts)
+	a.finish(doc)
 	return doc, nil
 }
 
@@ -82,13 +101,16 @@ type frame struct {
 	hasBox bool
 }
 
-// hocrReader builds the page model from hOCR elements.
+// hocrReader builds the page model from hOCR elements. With onPage set, it hands each page to
+// onPage once the page is over (no more words can reach it) and keeps nothing of it.
 type hocrReader struct {
 	docID  string
 	dec    *xml.Decoder
 	stack  []frame
 	system string
-	pages  []*page
+	onPage func(*page)
+	pages  []*page // the pages not yet handed on
+	nPages int     // the pages made, handed on or not
 	page   *page
 	block  *block
 	para   *para
@@ -111,6 +133,8 @@ func (h *hocrReader) read(src []byte) error {
 	for {
 		tok, err := h.dec.Token()
 		if errors.Is(err, io.EOF) {
+			h.page = nil
+			h.pagesOver()
 			return nil
 		}
 		if err != nil {
@@ -191,7 +215,8 @@ func (h *hocrReader) start(t xml.StartElement) error {
 	}
 	switch f.role {
 	case rolePage:
-		n := len(h.pages) + 1
+		h.pagesOver()
+		n := h.nPages + 1
 		if v, ok := props["ppageno"]; ok {
 			p, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || p < 0 || p >= maxCoordinate {
@@ -201,6 +226,7 @@ func (h *hocrReader) start(t xml.StartElement) error {
 		}
 		h.page = &page{number: n, width: f.box.x1, height: f.box.y1}
 		h.pages = append(h.pages, h.page)
+		h.nPages++
 		h.block, h.para, h.line = nil, nil, nil
 	case roleBlock:
 		h.ensurePage()
@@ -279,6 +305,24 @@ func (h *hocrReader) end() {
 		h.block, h.para, h.line = nil, nil, nil
 	case rolePage:
 		h.page, h.block, h.para, h.line = nil, nil, nil, nil
+		h.pagesOver()
+	}
+}
+
+// pagesOver hands the pages other than the open one to onPage: words reach only the open page
+// (h.page), and a page no longer open is never opened again.
+func (h *hocrReader) pagesOver() {
+	if h.onPage == nil {
+		return
+	}
+	for _, p := range h.pages {
+		if p != h.page {
+			h.onPage(p)
+		}
+	}
+	h.pages = h.pages[:0]
+	if h.page != nil {
+		h.pages = append(h.pages, h.page)
 	}
 }
 
@@ -313,8 +357,10 @@ func (h *hocrReader) innermostBox() (box, bool) {
 
 func (h *hocrReader) ensurePage() {
 	if h.page == nil {
-		h.page = &page{number: len(h.pages) + 1}
+		h.pagesOver()
+		h.page = &page{number: h.nPages + 1}
 		h.pages = append(h.pages, h.page)
+		h.nPages++
 	}
 }
 

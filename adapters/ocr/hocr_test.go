@@ -3,6 +3,9 @@ package ocr
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,5 +240,100 @@ func TestReadHOCRErrors(t *testing.T) {
 					err, ie.Document, ie.Field, ie.Offset, "bad.hocr", tc.field, tc.says)
 			}
 		})
+	}
+}
+
+// readHOCRWhole is ParseHOCR reading every page before analysing any, as ReadHOCR did before
+// it read a page at a time: TestParseHOCRAPageAtATime and FuzzReadHOCR hold it to ParseHOCR.
+func readHOCRWhole(src []byte, opts Options) (*sdk.Document, error) {
+	h := &hocrReader{docID: opts.ID}
+	if err := h.read(src); err != nil {
+		return nil, err
+	}
+	engine := opts.Engine
+	if engine == "" {
+		engine = cmpOr(h.system, "hocr")
+	}
+	doc := newDocument(opts)
+	analyze(doc, h.pages, engine, opts)
+	return doc, nil
+}
+
+// TestParseHOCRAPageAtATime checks that reading a page at a time makes the document reading
+// every page first makes, pages nested, implicit (words outside any page) and after the
+// ocr-system meta included, and that the reader hands each page on once it is over.
+func TestParseHOCRAPageAtATime(t *testing.T) {
+	word := func(text string) string {
+		return "<span class='ocrx_word' title='bbox 10 10 90 40; x_wconf 90'>" + text + "</span>"
+	}
+	pageDiv := func(n int, body string) string {
+		return fmt.Sprintf("<div class='ocr_page' title='bbox 0 0 1000 1400; ppageno %d'><p class='ocr_par'><span class='ocr_line' title='bbox 10 10 900 40'>%s</span></p></div>", n, body)
+	}
+	srcs := map[string]string{
+		"pages":       "<html><body>" + pageDiv(0, word("one")) + pageDiv(1, word("two")) + pageDiv(2, word("three")) + "</body></html>",
+		"nested":      "<html><body><div class='ocr_page' title='bbox 0 0 1000 1400'>" + word("outer") + pageDiv(4, word("inner")) + word("after") + "</div>" + word("stray") + "</body></html>",
+		"late system": "<html><body>" + pageDiv(0, word("one")) + "<meta name='ocr-system' content='late engine'/></body></html>",
+		"implicit":    "<html><body>" + word("no page") + "</body></html>",
+	}
+	for i, tc := range hocrCases {
+		srcs[fmt.Sprintf("case %d %s", i, tc.name)] = tc.src
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "*.hocr"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no hOCR in testdata: %v", err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = string(src)
+	}
+	for name, src := range srcs {
+		opts := Options{ID: name}
+		got, err := ParseHOCR([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := readHOCRWhole([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: whole: %v", name, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: page at a time differs from whole (-whole +page at a time):\n%s", name, diff)
+		}
+		if len(got.Blocks) == 0 && !strings.HasPrefix(name, "case ") {
+			t.Errorf("%s: no blocks", name)
+		}
+	}
+
+	handedOn := func(src string, most int) []int {
+		h := &hocrReader{docID: "pages"}
+		var handed []int
+		h.onPage = func(p *page) {
+			if len(h.pages) > most {
+				t.Errorf("page %d handed on with %d pages held", p.number, len(h.pages))
+			}
+			handed = append(handed, p.number)
+		}
+		if err := h.read([]byte(src)); err != nil {
+			t.Fatal(err)
+		}
+		return handed
+	}
+	if got, want := handedOn(srcs["pages"], 1), []int{1, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("pages handed on %v, want %v", got, want)
+	}
+	// The outer page (1) and the inner (ppageno 4) are held together, then the words after the
+	// inner page (a page of their own, as ever) and the stray word's are one page each.
+	if got, want := handedOn(srcs["nested"], 2), []int{1, 5, 3, 4}; !slices.Equal(got, want) {
+		t.Errorf("nested pages handed on %v, want %v", got, want)
+	}
+	doc, err := ParseHOCR([]byte(srcs["late system"]), Options{ID: "late"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := doc.Blocks[0].Attrs[AttrEngine]; e != "late engine" {
+		t.Errorf("engine %v, want the ocr-system that comes after the page", e)
 	}
 }
