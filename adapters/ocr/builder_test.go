@@ -3,7 +3,14 @@ package ocr
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // tsvBuilder writes Tesseract TSV for tests, with word boxes as Tesseract would measure them
@@ -66,3 +73,38 @@ func (b *tsvBuilder) cells(page, block, par, lineNo, y, size int, conf float64, 
 }
 
 func (b *tsvBuilder) String() string { return b.sb.String() }
+
+// checkPageAtATime checks that paged, reading a page at a time, makes from each of srcs and of
+// the testdata files matching pattern the document whole, reading every page first, makes; the
+// sources not named "case …" (the readers' table cases, some without text) must give blocks.
+func checkPageAtATime(t *testing.T, pattern string, srcs map[string]string, paged, whole func([]byte, Options) (*sdk.Document, error)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s in testdata: %v", pattern, err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = string(src)
+	}
+	for name, src := range srcs {
+		opts := Options{ID: name}
+		got, err := paged([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := whole([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("%s: whole: %v", name, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: page at a time differs from whole (-whole +page at a time):\n%s", name, diff)
+		}
+		if len(got.Blocks) == 0 && !strings.HasPrefix(name, "case ") {
+			t.Errorf("%s: no blocks", name)
+		}
+	}
+}

@@ -43,10 +43,7 @@ func ReadHOCR(r io.Reader, opts Options) (*sdk.Document, error) {
 // ParseHOCR is ReadHOCR of src: src must not change while ParseHOCR runs, and the Document does
 // not keep it.
 func ParseHOCR(src []byte, opts Options) (*sdk.Document, error) {
-	if err := opts.check(); err != nil {
-		return nil, err
-	}
-	if err := checkUTF8(src, opts.ID, "hOCR"); err != nil {
+	if err := checkSource(src, "hOCR", opts); err != nil {
 		return nil, err
 	}
 	return parseHOCR(src, opts)

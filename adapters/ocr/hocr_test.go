@@ -3,8 +3,6 @@ package ocr
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -278,34 +276,7 @@ func TestParseHOCRAPageAtATime(t *testing.T) {
 	for i, tc := range hocrCases {
 		srcs[fmt.Sprintf("case %d %s", i, tc.name)] = tc.src
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "*.hocr"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no hOCR in testdata: %v", err)
-	}
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs[name] = string(src)
-	}
-	for name, src := range srcs {
-		opts := Options{ID: name}
-		got, err := ParseHOCR([]byte(src), opts)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		want, err := readHOCRWhole([]byte(src), opts)
-		if err != nil {
-			t.Fatalf("%s: whole: %v", name, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: page at a time differs from whole (-whole +page at a time):\n%s", name, diff)
-		}
-		if len(got.Blocks) == 0 && !strings.HasPrefix(name, "case ") {
-			t.Errorf("%s: no blocks", name)
-		}
-	}
+	checkPageAtATime(t, "*.hocr", srcs, ParseHOCR, readHOCRWhole)
 
 	handedOn := func(src string, most int) []int {
 		h := &hocrReader{docID: "pages"}

@@ -25,6 +25,14 @@ func readSource(r io.Reader, what string, opts Options) ([]byte, error) {
 	return src, nil
 }
 
+// checkSource checks opts and that src, the bytes of a what, is UTF-8, as readSource does.
+func checkSource(src []byte, what string, opts Options) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	return checkUTF8(src, opts.ID, what)
+}
+
 // checkUTF8 returns an *sdk.InputError naming the first invalid byte of src by offset and line.
 func checkUTF8(src []byte, docID, what string) error {
 	if utf8.Valid(src) {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -475,31 +473,7 @@ func TestParseTSVAPageAtATime(t *testing.T) {
 	for i, tc := range tsvCases {
 		srcs[fmt.Sprintf("case %d %s", i, tc.name)] = tc.src
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "*.tsv"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no TSV in testdata: %v", err)
-	}
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs[name] = string(src)
-	}
-	for name, src := range srcs {
-		opts := Options{ID: name}
-		got, err := ParseTSV([]byte(src), opts)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		want, err := parseTSVWhole([]byte(src), opts)
-		if err != nil {
-			t.Fatalf("%s: whole: %v", name, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: page at a time differs from whole (-whole +page at a time):\n%s", name, diff)
-		}
-	}
+	checkPageAtATime(t, "*.tsv", srcs, ParseTSV, parseTSVWhole)
 
 	// The reader hands on each page when the next begins, holding no other.
 	r := newTSVReader("synthetic")
