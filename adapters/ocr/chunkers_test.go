@@ -53,6 +53,18 @@ func checkChunkers(t *testing.T, makers map[string]func() sdk.Chunker) {
 						t.Errorf("chunk %d: pages %d–%d, want known pages", ch.Position, ch.PageStart, ch.PageEnd)
 					}
 					pages[ch.PageStart] = true
+					// The chunk's copy of the document metadata lists its own pages only.
+					var listed []int
+					for _, e := range ch.Metadata[sdk.MetaDocument].(map[string]any)[MetaPages].(sdk.PageEntries).Entries {
+						listed = append(listed, e["number"].(int))
+					}
+					var want []int
+					for n := ch.PageStart; n <= ch.PageEnd; n++ {
+						want = append(want, n)
+					}
+					if !slices.Equal(listed, want) {
+						t.Errorf("chunk %d of pages %d–%d lists pages %v in metadata.document", ch.Position, ch.PageStart, ch.PageEnd, listed)
+					}
 				}
 				if strings.HasPrefix(file, "multipage") && !pages[2] {
 					t.Errorf("no chunk starts on page 2 of a two-page document")
