@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
@@ -302,7 +303,12 @@ func (p *parser) content() (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	if end := p.next(); end < len(p.data) {
+	// Only white space may follow the value (next also passes the "," and ":" between values).
+	end := p.base + int(p.dec.InputOffset())
+	for end < len(p.data) && strings.IndexByte(" \t\r\n", p.data[end]) >= 0 {
+		end++
+	}
+	if end < len(p.data) {
 		return nil, p.errorf(end, "", "unexpected data after the JSON value")
 	}
 	return c, nil

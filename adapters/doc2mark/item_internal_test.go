@@ -16,6 +16,7 @@ func FuzzQuickContentAgreesWithTheWalk(f *testing.F) {
 		`[{"type": "x", "content": "a", "content": "b", "level": 1, "level": "one"}]`,
 		`[{"type": "x"}]`, `{"content": null}`, `[1]`, `[] x`, `{"pages": 1.5, "content": []}`,
 		`[{"type": "x", "content": "y", "page": null, "marker": null}]`, `{"content": [], "content": [{}]}`,
+		`[],`, `{"content": []} :`, `[{"type": "x", "content": "y"}] ,`,
 	} {
 		f.Add(s)
 	}

@@ -104,6 +104,9 @@ var parseErrorCases = []struct {
 	{"a wrapper page count that is not an integer is refused", `{"pages": "2", "content": []}`, "pages", 10, "want an integer"},
 	{"empty input is refused", "  \n", "", 3, "no JSON value"},
 	{"data after the value is refused", `[] []`, "", 3, "unexpected data after"},
+	{"a comma after the value is refused", `[],`, "", 2, "unexpected data after"},
+	{"a colon after the wrapper is refused", `{"content": []} :`, "", 16, "unexpected data after"},
+	{"a comma after items is refused", `[{"type": "text:normal", "content": "a"}] ,`, "", 42, "unexpected data after"},
 	{"an unterminated list is refused", `[{"type": "x", "content": "x"}`, "", 30, "unexpected end of input"},
 	{"invalid UTF-8 names its byte", "[{\"type\": \"x\", \"content\": \"\xff\"}]", "", 27, "invalid UTF-8 (byte 0xff) (line 1, column 28)"},
 }

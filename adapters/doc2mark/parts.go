@@ -26,8 +26,8 @@ const DefaultPartBytes = 256 << 10
 // {"content": [...]} wrapper, its metadata are known before the first part, so ParseParts reads
 // ahead as far as they need: to the first title item, and for the wrapper to its end, keeping
 // nothing of the items it passes. An input with "content" more than once, or that the
-// decoder does not take where Parse does (Parse's walk skips a "," or ":" after the value), is
-// parsed whole and yielded in one part, or in two when the decoder stops after some parts.
+// decoder does not take where Parse might, is parsed whole and yielded in one part, or in two
+// when the decoder stops after some parts.
 //
 // Errors are Parse's: ParseParts returns the error of input that is not valid UTF-8 or goes
 // wrong before what it reads ahead ends; parts yields the error of a later item, after the
