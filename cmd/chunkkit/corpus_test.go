@@ -188,6 +188,9 @@ func TestChunkKeepGoingRecordsFailuresAndGoesOn(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "b.json") || !strings.Contains(stderr, "--keep-going records failures and goes on") {
 		t.Errorf("without --keep-going: exit %d, %q; want 1 naming b.json and saying how to go on", code, stderr)
 	}
+	if first, _, _ := strings.Cut(stderr, "\n"); !strings.HasPrefix(first, "chunkkit: "+filepath.Join(dir, "b.json")+": invalid input") || strings.Count(first, "chunkkit: ") != 1 {
+		t.Errorf("the error is %q, want one chunkkit: before the file and its problem", first)
+	}
 
 	stdout, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words", "--keep-going")
 	if code != 1 {
