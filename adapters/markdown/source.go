@@ -147,8 +147,10 @@ func dedent(s string) (out string, starts []int) {
 	if !strings.Contains(s, "\n") {
 		return s[k:], []int{k}
 	}
+	// The text is copied only from the first line that loses indentation: a block none of
+	// whose lines do (all prose at the margin, as most are) is s itself.
 	var sb strings.Builder
-	sb.Grow(len(s))
+	copied := false
 	starts = make([]int, 0, strings.Count(s, "\n")+1)
 	for off := 0; off < len(s); {
 		end := len(s)
@@ -161,8 +163,18 @@ func dedent(s string) (out string, starts []int) {
 			cut = min(k, leadingBlank(line))
 		}
 		starts = append(starts, off+cut)
-		sb.WriteString(line[cut:])
+		if cut > 0 && !copied {
+			sb.Grow(len(s))
+			sb.WriteString(s[:off])
+			copied = true
+		}
+		if copied {
+			sb.WriteString(line[cut:])
+		}
 		off = end
+	}
+	if !copied {
+		return s, starts
 	}
 	return sb.String(), starts
 }

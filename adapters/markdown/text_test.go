@@ -1,8 +1,10 @@
 package markdown
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -146,4 +148,29 @@ func parseTextErr(t *testing.T, src string) string {
 		t.Fatal("ParseText took bad UTF-8")
 	}
 	return err.Error()
+}
+
+// TestDedent checks what dedent cuts and where each line is left starting, and that a block
+// with nothing to cut is the text it was given, not a copy (a 49 MB paragraph was copied once
+// more for nothing).
+func TestDedent(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		starts   []int
+	}{
+		{"one line  ", "one line", []int{0}},
+		{"  one line", "one line", []int{2}},
+		{"a\nb\nc\n\n", "a\nb\nc", []int{0, 2, 4}},
+		{"  a\n    b\n c", "a\n  b\nc", []int{2, 6, 11}},
+		{"a\n  b", "a\n  b", []int{0, 2}},
+	} {
+		got, starts := dedent(tc.in)
+		if got != tc.want || !slices.Equal(starts, tc.starts) {
+			t.Errorf("dedent(%q) = %q, %v; want %q, %v", tc.in, got, starts, tc.want, tc.starts)
+		}
+	}
+	s := strings.Repeat("a line at the margin\n", 1000)
+	if got, _ := dedent(s); unsafe.StringData(got) != unsafe.StringData(s) {
+		t.Errorf("dedent copied a block with nothing to cut")
+	}
 }

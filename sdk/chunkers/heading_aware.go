@@ -146,7 +146,11 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			}
 			if dp.Source != nil {
 				mapped = true
-				segs = append(segs, dp.Source.Segments...)
+				if len(segs) == 0 { // the part's own, clipped: a later append copies them
+					segs = slices.Clip(dp.Source.Segments)
+				} else {
+					segs = append(segs, dp.Source.Segments...)
+				}
 			}
 			n += len(dp.Blocks)
 			for _, b := range dp.Blocks {
