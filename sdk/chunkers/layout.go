@@ -120,15 +120,15 @@ func measureWindow(ctx context.Context, name string, counter sdk.TokenCounter, d
 	for _, bs := range bounds[extra:] {
 		n += len(bs)
 	}
+	// Every block's ends are its run of l.all, which is sized to hold them all and so never
+	// moves.
 	l.all = make([]int, 0, n)
 	for k, i := range idx {
-		start := l.canon.Starts[i]
-		abs := make([]int, len(bounds[k+extra]))
-		for j, e := range bounds[k+extra] {
-			abs[j] = start + e
+		start, from := l.canon.Starts[i], len(l.all)
+		for _, e := range bounds[k+extra] {
+			l.all = append(l.all, start+e)
 		}
-		l.ends[i] = abs
-		l.all = append(l.all, abs...)
+		l.ends[i] = l.all[from:len(l.all):len(l.all)]
 	}
 	for _, i := range idx {
 		if doc.Blocks[i].Kind == sdk.KindHeading {
