@@ -130,25 +130,64 @@ func Provenance(chunks []Chunk, doc *Document) {
 	}
 	locateItems(chunks, doc)
 	if len(doc.Metadata) > 0 {
+		var lists map[string]pageIndex
+		for k, v := range doc.Metadata {
+			if p, ok := v.(PageEntries); ok {
+				if lists == nil {
+					lists = map[string]pageIndex{}
+				}
+				lists[k] = newPageIndex(p)
+			}
+		}
 		for i := range chunks {
 			c := &chunks[i]
 			if c.Metadata == nil {
 				c.Metadata = map[string]any{}
 			}
-			c.Metadata[MetaDocument] = documentMetadata(doc.Metadata, c)
+			m := maps.Clone(doc.Metadata)
+			for k, x := range lists {
+				m[k] = x.pages(c.PageStart, c.PageEnd)
+			}
+			c.Metadata[MetaDocument] = m
 		}
 	}
 }
 
-// documentMetadata is the shallow copy of a document's metadata that chunk c carries.
-func documentMetadata(meta map[string]any, c *Chunk) map[string]any {
-	m := maps.Clone(meta)
-	for k, v := range m {
-		if p, ok := v.(PageEntries); ok {
-			m[k] = p.Pages(c.PageStart, c.PageEnd)
+// pageIndex finds the entries of a PageEntries on a run of pages: by binary search when the
+// entries are in page order, as the OCR adapters list them, so that the chunks of a document
+// of thousands of pages do not each go through all of them; else one by one (Pages).
+type pageIndex struct {
+	list  PageEntries
+	page  []int // each entry's page, when they are in order; nil otherwise
+	order bool
+}
+
+func newPageIndex(p PageEntries) pageIndex {
+	x := pageIndex{list: p, page: make([]int, len(p.Entries)), order: true}
+	for i, e := range p.Entries {
+		n, ok := e[p.Key].(int)
+		if !ok || (i > 0 && n < x.page[i-1]) {
+			return pageIndex{list: p}
 		}
+		x.page[i] = n
 	}
-	return m
+	return x
+}
+
+// pages is x.list.Pages(first, last).
+func (x pageIndex) pages(first, last int) PageEntries {
+	if !x.order {
+		return x.list.Pages(first, last)
+	}
+	out := PageEntries{Key: x.list.Key}
+	if first <= 0 {
+		return out
+	}
+	i, j := sort.SearchInts(x.page, first), sort.SearchInts(x.page, last+1)
+	if i < j {
+		out.Entries = x.list.Entries[i:j:j]
+	}
+	return out
 }
 
 // locateItems sets Metadata[MetaItems] on chunks of documents whose blocks carry AttrItem.

@@ -78,17 +78,20 @@ func TestProvenanceGivesAChunkTheEntriesOfItsPages(t *testing.T) {
 	t.Parallel()
 	pages := sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1}, {"number": 2}, {"number": 3}}}
 	dropped := sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2}, {"text": "no page"}}}
+	unordered := sdk.PageEntries{Key: "page", Entries: []map[string]any{{"page": 3}, {"page": 1}, {"page": 3}}}
 	doc := &sdk.Document{
 		ID:       "scan",
-		Metadata: map[string]any{"pages": pages, "dropped": dropped, "title": "T"},
+		Metadata: map[string]any{"pages": pages, "dropped": dropped, "unordered": unordered, "title": "T"},
 		Blocks:   []sdk.Block{{Kind: sdk.KindParagraph, Text: "a"}},
 	}
 	chunks := []sdk.Chunk{{End: 1, PageStart: 1, PageEnd: 1}, {End: 1, PageStart: 2, PageEnd: 3}, {End: 1}}
 	sdk.Stamp(chunks, sdk.Request{}, doc)
 	want := []map[string]any{
-		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1}}}, "dropped": sdk.PageEntries{Key: "page"}},
-		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 2}, {"number": 3}}}, "dropped": sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2}}}},
-		{"title": "T", "pages": sdk.PageEntries{Key: "number"}, "dropped": sdk.PageEntries{Key: "page"}},
+		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 1}}}, "dropped": sdk.PageEntries{Key: "page"},
+			"unordered": sdk.PageEntries{Key: "page", Entries: []map[string]any{{"page": 1}}}},
+		{"title": "T", "pages": sdk.PageEntries{Key: "number", Entries: []map[string]any{{"number": 2}, {"number": 3}}}, "dropped": sdk.PageEntries{Key: "page", Entries: []map[string]any{{"text": "smudge", "page": 2}}},
+			"unordered": sdk.PageEntries{Key: "page", Entries: []map[string]any{{"page": 3}, {"page": 3}}}},
+		{"title": "T", "pages": sdk.PageEntries{Key: "number"}, "dropped": sdk.PageEntries{Key: "page"}, "unordered": sdk.PageEntries{Key: "page"}},
 	}
 	for i, c := range chunks {
 		if diff := cmp.Diff(want[i], c.Metadata[sdk.MetaDocument]); diff != "" {
@@ -102,10 +105,37 @@ func TestProvenanceGivesAChunkTheEntriesOfItsPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"dropped":[{"page":2,"text":"smudge"}],"pages":[{"number":2},{"number":3}],"title":"T"}`; string(got) != want {
+	if want := `{"dropped":[{"page":2,"text":"smudge"}],"pages":[{"number":2},{"number":3}],"title":"T","unordered":[{"page":3},{"page":3}]}`; string(got) != want {
 		t.Errorf("JSON %s, want %s", got, want)
 	}
 	if got, _ := json.Marshal(chunks[2].Metadata[sdk.MetaDocument]); !strings.Contains(string(got), `"pages":[]`) {
 		t.Errorf("a chunk without pages: JSON %s, want an empty page list", got)
+	}
+}
+
+// TestProvenanceFindsPagesInOrderAsPagesDoes checks the entries Provenance gives chunks of a
+// long ordered list (found by binary search) against PageEntries.Pages, on every page range.
+func TestProvenanceFindsPagesInOrderAsPagesDoes(t *testing.T) {
+	t.Parallel()
+	var entries []map[string]any
+	for n := 1; n <= 12; n++ {
+		for range n % 3 { // pages with none, one or two entries
+			entries = append(entries, map[string]any{"page": n})
+		}
+	}
+	list := sdk.PageEntries{Key: "page", Entries: entries}
+	doc := &sdk.Document{ID: "d", Metadata: map[string]any{"dropped": list}, Blocks: []sdk.Block{{Kind: sdk.KindParagraph, Text: "a"}}}
+	var chunks []sdk.Chunk
+	for first := 0; first <= 13; first++ {
+		for last := first; last <= 13; last++ {
+			chunks = append(chunks, sdk.Chunk{End: 1, PageStart: first, PageEnd: last})
+		}
+	}
+	sdk.Stamp(chunks, sdk.Request{}, doc)
+	for _, c := range chunks {
+		want := list.Pages(c.PageStart, c.PageEnd)
+		if diff := cmp.Diff(want, c.Metadata[sdk.MetaDocument].(map[string]any)["dropped"]); diff != "" {
+			t.Errorf("pages %d-%d (-Pages +Provenance):\n%s", c.PageStart, c.PageEnd, diff)
+		}
 	}
 }
