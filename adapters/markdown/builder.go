@@ -151,7 +151,7 @@ func (b *builder) region(r region, to int) {
 	case *extast.Table:
 		b.add(sdk.KindTable, r.first, src, map[string]any{
 			AttrColumns: len(n.Alignments),
-			AttrRows:    n.ChildCount() - 1,
+			AttrRows:    bodyRows(n),
 		})
 	case *ast.Blockquote:
 		b.add(sdk.KindQuote, r.first, src, nil)

@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
@@ -109,16 +108,20 @@ func newDocument(opts Options) *sdk.Document {
 
 // newParser returns a goldmark parser that finds block structure only. Block texts are cut
 // from the source, so inline parsing would be wasted work; the table extension's paragraph
-// transformer is all of GFM tables that block structure needs. The link reference transformer
-// is goldmark's, made linear (see linkRefTransformer). A parser is built per call
-// because goldmark parsers are configured once and we keep no package state.
-func newParser() parser.Parser {
+// transformer is all of GFM tables that block structure needs, without nodes for their rows
+// (tableTransformer). The link reference transformer is goldmark's, made linear (see
+// linkRefTransformer). A parser is built per call because goldmark parsers are configured once
+// and we keep no package state.
+func newParser() parser.Parser { return newParserWith(tableTransformer{}) }
+
+// newParserWith is newParser with tables as the table paragraph transformer.
+func newParserWith(tables parser.ParagraphTransformer) parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithParagraphTransformers(
 			// The priorities are goldmark's own for these two.
 			util.Prioritized(linkRefTransformer{}, 100),
-			util.Prioritized(extension.NewTableParagraphTransformer(), 200),
+			util.Prioritized(tables, 200),
 		),
 	)
 }
