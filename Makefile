@@ -80,8 +80,8 @@ lint: ## gofmt and go vet.
 
 .PHONY: fuzz
 fuzz: ## Run every fuzz target for FUZZTIME each (default 30s).
-	@for target in $$($(GO) test -list '^Fuzz' ./... | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/ {f=f" "$$1} /^ok/ {if (f!="") print $$2":"f; f=""}'); do \
-		pkg=$${target%%:*}; for f in $${target#*:}; do \
+	@for target in $$($(GO) test -list '^Fuzz' ./... | grep -E '^(Fuzz|ok)' | awk '/^Fuzz/ {f=f","$$1} /^ok/ {if (f!="") print $$2":"substr(f, 2); f=""}'); do \
+		pkg=$${target%%:*}; for f in $$(echo $${target#*:} | tr , ' '); do \
 			echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
