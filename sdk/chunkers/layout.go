@@ -121,14 +121,22 @@ func measureWindow(ctx context.Context, name string, counter sdk.TokenCounter, d
 		n += len(bs)
 	}
 	// Every block's ends are its run of l.all, which is sized to hold them all and so never
-	// moves.
-	l.all = make([]int, 0, n)
-	for k, i := range idx {
-		start, from := l.canon.Starts[i], len(l.all)
-		for _, e := range bounds[k+extra] {
-			l.all = append(l.all, start+e)
+	// moves; a window whose one measured block starts it has the counter's ends as they are.
+	if len(idx) == 1 && l.canon.Starts[idx[0]] == 0 {
+		l.all = slices.Clip(bounds[extra])
+		if l.all == nil {
+			l.all = []int{}
 		}
-		l.ends[i] = l.all[from:len(l.all):len(l.all)]
+		l.ends[idx[0]] = l.all
+	} else {
+		l.all = make([]int, 0, n)
+		for k, i := range idx {
+			start, from := l.canon.Starts[i], len(l.all)
+			for _, e := range bounds[k+extra] {
+				l.all = append(l.all, start+e)
+			}
+			l.ends[i] = l.all[from:len(l.all):len(l.all)]
+		}
 	}
 	for _, i := range idx {
 		if doc.Blocks[i].Kind == sdk.KindHeading {
