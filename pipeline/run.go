@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -336,7 +337,7 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 		data = nil // the document no longer needs its bytes: let them go while it is chunked
 	}
 	if err != nil {
-		return nil, nil, size, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, size, &documentError{name, err}
 	}
 	if parts != nil {
 		parts = tallied(parts, kinds)
@@ -373,10 +374,24 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return doc, nil, size, fmt.Errorf("%s: not chunked within --timeout %s: %w", name, o.Timeout, err)
 		}
-		return doc, nil, size, fmt.Errorf("%s: %w", name, err)
+		return doc, nil, size, &documentError{name, err}
 	}
 	return doc, chunks, size, nil
 }
+
+// documentError is err, about the document called name: its message is the name and err's,
+// less the "chunkkit: " the SDK's errors begin with, which would come twice in a message that
+// begins with it too (the CLI's).
+type documentError struct {
+	name string
+	err  error
+}
+
+func (e *documentError) Error() string {
+	return e.name + ": " + strings.TrimPrefix(e.err.Error(), "chunkkit: ")
+}
+
+func (e *documentError) Unwrap() error { return e.err }
 
 // tallied yields parts, counting their blocks by kind in kinds.
 func tallied(parts iter.Seq2[sdk.DocumentPart, error], kinds map[sdk.BlockKind]int) iter.Seq2[sdk.DocumentPart, error] {

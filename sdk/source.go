@@ -183,7 +183,8 @@ func (x pageIndex) pages(first, last int) PageEntries {
 	if first <= 0 {
 		return out
 	}
-	i, j := sort.SearchInts(x.page, first), sort.SearchInts(x.page, last+1)
+	i := sort.SearchInts(x.page, first)
+	j := sort.Search(len(x.page), func(k int) bool { return x.page[k] > last })
 	if i < j {
 		out.Entries = x.list.Entries[i:j:j]
 	}

@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -130,6 +131,7 @@ func TestProvenanceFindsPagesInOrderAsPagesDoes(t *testing.T) {
 		for last := first; last <= 13; last++ {
 			chunks = append(chunks, sdk.Chunk{End: 1, PageStart: first, PageEnd: last})
 		}
+		chunks = append(chunks, sdk.Chunk{End: 1, PageStart: first, PageEnd: math.MaxInt})
 	}
 	sdk.Stamp(chunks, sdk.Request{}, doc)
 	for _, c := range chunks {

@@ -203,7 +203,7 @@ func (t *tsvReader) header(row string, lineNo int) error {
 	names := strings.Split(row, "\t")
 	seen := map[string]bool{}
 	for i, n := range names {
-		n = strings.TrimSpace(n)
+		n = strings.Clone(strings.TrimSpace(n)) // the row is read in place: an error keeps n
 		c := columnIndex(n)
 		switch {
 		case c < 0:

@@ -507,3 +507,18 @@ func TestParseTSVAPageAtATime(t *testing.T) {
 		t.Errorf("interleaved pages: blocks %q, want %q", texts, want)
 	}
 }
+
+// TestParseTSVErrorsKeepNothingOfTheInput checks that an error of ParseTSV, which reads its
+// bytes in place, does not hold on to them: the caller may reuse them.
+func TestParseTSVErrorsKeepNothingOfTheInput(t *testing.T) {
+	src := []byte("level\tbogus\n")
+	_, err := ParseTSV(src, Options{ID: "x"})
+	var ie *sdk.InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v, want an *sdk.InputError", err)
+	}
+	copy(src, "XXXXXXXXXXXX")
+	if ie.Field != "bogus" || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Errorf("after the input changed, the error says field %q: %v", ie.Field, err)
+	}
+}

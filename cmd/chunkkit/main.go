@@ -102,9 +102,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errUsage):
 		return 2
 	default:
-		// One "chunkkit: " in front: the SDK's errors begin with it too, and are often wrapped
-		// in the name of the file they are about.
-		msg := "chunkkit: " + strings.ReplaceAll(err.Error(), "chunkkit: ", "")
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "chunkkit: ") {
+			msg = "chunkkit: " + msg
+		}
 		fmt.Fprintln(stderr, msg)
 		return 1
 	}

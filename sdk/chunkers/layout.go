@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/wordbreak"
 )
 
 // layout is a document prepared for packing: its canonical text, the absolute end offset of
@@ -312,16 +313,11 @@ func trim(s string, a, b int) (int, int) {
 		}
 		a += size
 	}
-	// A mark after a space (a combining accent, a joiner) is one word with it (UAX #29 WB4):
-	// keep that space rather than begin inside the word. After a line break there is no word
-	// to be inside of.
+	// A mark after a space (a combining accent, a joiner) is one word with it (UAX #29 WB4),
+	// and with the spaces before it: begin with them rather than inside that word.
 	if a > start && a < b {
-		r, _ := utf8.DecodeRuneInString(s[a:b])
-		if extendsSpace(r) {
-			if p, size := utf8.DecodeLastRuneInString(s[start:a]); !lineBreak(p) {
-				a -= size
-			}
-		}
+		_, size := utf8.DecodeRuneInString(s[a:b])
+		a = start + wordbreak.LastSegmentStart(s[start:a+size])
 	}
 	for b > a {
 		r, size := utf8.DecodeLastRuneInString(s[a:b])
@@ -331,21 +327,4 @@ func trim(s string, a, b int) (int, int) {
 		b -= size
 	}
 	return a, b
-}
-
-// extendsSpace reports whether r joins the space before it in one word (UAX #29 WB4: Extend,
-// Format and ZWJ): a combining, spacing or enclosing mark, a format character, an emoji
-// modifier.
-func extendsSpace(r rune) bool {
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf) || (r >= 0x1F3FB && r <= 0x1F3FF)
-}
-
-// lineBreak reports whether r ends a line (UAX #29's CR, LF and Newline), after which a word
-// always begins.
-func lineBreak(r rune) bool {
-	switch r {
-	case '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
-		return true
-	}
-	return false
 }
