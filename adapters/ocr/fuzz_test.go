@@ -87,13 +87,17 @@ func FuzzReadTSV(f *testing.F) {
 		if strings.HasPrefix(src, header) { // columns in the standard order
 			checkWordsKept(t, src, doc)
 		}
-		// Read a page at a time, the document is the one read with every page held.
-		whole, err := parseTSVWhole([]byte(src), Options{ID: "fuzz"})
-		if err != nil {
-			t.Fatalf("read whole: %v", err)
-		}
-		if paged, _ := ParseTSV([]byte(src), Options{ID: "fuzz"}); !cmp.Equal(whole, paged) {
-			t.Fatalf("a page at a time differs from whole:\n%s", cmp.Diff(whole, paged))
+		// Read a page at a time, the document is the one read with every page held, words
+		// dropped for low confidence (what blocks keep of them is summed page by page) or not.
+		for _, minConf := range []float64{0, 0.5, 0.95} {
+			opts := Options{ID: "fuzz", MinConfidence: minConf}
+			whole, err := parseTSVWhole([]byte(src), opts)
+			if err != nil {
+				t.Fatalf("read whole: %v", err)
+			}
+			if paged, _ := ParseTSV([]byte(src), opts); !cmp.Equal(whole, paged) {
+				t.Fatalf("MinConfidence %v: a page at a time differs from whole:\n%s", minConf, cmp.Diff(whole, paged))
+			}
 		}
 	})
 }
@@ -109,13 +113,17 @@ func FuzzReadHOCR(f *testing.F) {
 		seeds = append(seeds, tc.src)
 	}
 	fuzzReader(f, ReadHOCR, seeds, func(t *testing.T, src string, doc *sdk.Document) {
-		// Read a page at a time, the document is the one read with every page held.
-		whole, err := readHOCRWhole([]byte(src), Options{ID: "fuzz"})
-		if err != nil {
-			t.Fatalf("read whole: %v", err)
-		}
-		if paged, _ := ParseHOCR([]byte(src), Options{ID: "fuzz"}); !cmp.Equal(whole, paged) {
-			t.Fatalf("a page at a time differs from whole:\n%s", cmp.Diff(whole, paged))
+		// Read a page at a time, the document is the one read with every page held, words
+		// dropped for low confidence (what blocks keep of them is summed page by page) or not.
+		for _, minConf := range []float64{0, 0.5, 0.95} {
+			opts := Options{ID: "fuzz", MinConfidence: minConf}
+			whole, err := readHOCRWhole([]byte(src), opts)
+			if err != nil {
+				t.Fatalf("read whole: %v", err)
+			}
+			if paged, _ := ParseHOCR([]byte(src), opts); !cmp.Equal(whole, paged) {
+				t.Fatalf("MinConfidence %v: a page at a time differs from whole:\n%s", minConf, cmp.Diff(whole, paged))
+			}
 		}
 	})
 }
