@@ -72,6 +72,23 @@ func fuzzReader(f *testing.F, read func(io.Reader, Options) (*sdk.Document, erro
 	})
 }
 
+// checkPagedAsWhole checks that paged, reading src a page at a time, makes the document whole,
+// reading every page first, makes, words dropped for low confidence (what blocks keep of them
+// is summed page by page) or not.
+func checkPagedAsWhole(t *testing.T, src string, paged, whole func([]byte, Options) (*sdk.Document, error)) {
+	t.Helper()
+	for _, minConf := range []float64{0, 0.5, 0.95} {
+		opts := Options{ID: "fuzz", MinConfidence: minConf}
+		want, err := whole([]byte(src), opts)
+		if err != nil {
+			t.Fatalf("read whole: %v", err)
+		}
+		if got, _ := paged([]byte(src), opts); !cmp.Equal(want, got) {
+			t.Fatalf("MinConfidence %v: a page at a time differs from whole:\n%s", minConf, cmp.Diff(want, got))
+		}
+	}
+}
+
 // FuzzReadTSV feeds ReadTSV arbitrary bytes: malformed rows, missing columns, negative boxes,
 // invalid UTF-8. It must never panic, and every error must name the line.
 func FuzzReadTSV(f *testing.F) {
@@ -87,18 +104,7 @@ func FuzzReadTSV(f *testing.F) {
 		if strings.HasPrefix(src, header) { // columns in the standard order
 			checkWordsKept(t, src, doc)
 		}
-		// Read a page at a time, the document is the one read with every page held, words
-		// dropped for low confidence (what blocks keep of them is summed page by page) or not.
-		for _, minConf := range []float64{0, 0.5, 0.95} {
-			opts := Options{ID: "fuzz", MinConfidence: minConf}
-			whole, err := parseTSVWhole([]byte(src), opts)
-			if err != nil {
-				t.Fatalf("read whole: %v", err)
-			}
-			if paged, _ := ParseTSV([]byte(src), opts); !cmp.Equal(whole, paged) {
-				t.Fatalf("MinConfidence %v: a page at a time differs from whole:\n%s", minConf, cmp.Diff(whole, paged))
-			}
-		}
+		checkPagedAsWhole(t, src, ParseTSV, parseTSVWhole)
 	})
 }
 
@@ -113,18 +119,7 @@ func FuzzReadHOCR(f *testing.F) {
 		seeds = append(seeds, tc.src)
 	}
 	fuzzReader(f, ReadHOCR, seeds, func(t *testing.T, src string, doc *sdk.Document) {
-		// Read a page at a time, the document is the one read with every page held, words
-		// dropped for low confidence (what blocks keep of them is summed page by page) or not.
-		for _, minConf := range []float64{0, 0.5, 0.95} {
-			opts := Options{ID: "fuzz", MinConfidence: minConf}
-			whole, err := readHOCRWhole([]byte(src), opts)
-			if err != nil {
-				t.Fatalf("read whole: %v", err)
-			}
-			if paged, _ := ParseHOCR([]byte(src), opts); !cmp.Equal(whole, paged) {
-				t.Fatalf("MinConfidence %v: a page at a time differs from whole:\n%s", minConf, cmp.Diff(whole, paged))
-			}
-		}
+		checkPagedAsWhole(t, src, ParseHOCR, readHOCRWhole)
 	})
 }
 
