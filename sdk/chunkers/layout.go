@@ -314,10 +314,15 @@ func trim(s string, a, b int) (int, int) {
 		a += size
 	}
 	// A mark after a space (a combining accent, a joiner) is one word with it (UAX #29 WB4),
-	// and with the spaces before it: begin with them rather than inside that word.
+	// and with the spaces before it: begin at the last offset a cut may take, with them,
+	// rather than inside that word.
 	if a > start && a < b {
 		_, size := utf8.DecodeRuneInString(s[a:b])
-		a = start + wordbreak.LastSegmentStart(s[start:a+size])
+		cuts := wordbreak.Starts(s[start : a+size]) // a-start among them unless the mark joins
+		a = start
+		if len(cuts) > 0 {
+			a += cuts[len(cuts)-1]
+		}
 	}
 	for b > a {
 		r, size := utf8.DecodeLastRuneInString(s[a:b])

@@ -47,18 +47,6 @@ func Starts(s string) []int {
 	return out
 }
 
-// LastSegmentStart returns where the last UAX #29 word segment of s begins (0 for s of one
-// segment, or empty): a cut of a text that ends with s at a later offset of s would fall inside
-// that segment.
-func LastSegmentStart(s string) int {
-	last := 0
-	it := words.FromString(s)
-	for it.Next() {
-		last = it.Start()
-	}
-	return last
-}
-
 func isWord(seg string) bool {
 	for _, r := range seg {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {

@@ -56,22 +56,3 @@ func TestIndexInside(t *testing.T) {
 		}
 	}
 }
-
-func TestLastSegmentStart(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want int
-	}{
-		{"", 0},
-		{"word", 0},
-		{"a b", 2},
-		{"a  \u0301", 1}, // the spaces and the mark after them are one segment
-		{"a\n\u0301", 2}, // a line break is a segment of its own
-		{"x \uFF9E", 1},  // a halfwidth sound mark extends the space
-		{"\u00e9 \u00e9", 3},
-	} {
-		if got := wordbreak.LastSegmentStart(tc.s); got != tc.want {
-			t.Errorf("LastSegmentStart(%q) = %d, want %d", tc.s, got, tc.want)
-		}
-	}
-}
