@@ -63,7 +63,8 @@ func (m *lineSummary) add(lines []*wline) {
 	}
 }
 
-// confidence is meanConfidence of the summarised lines' kept words.
+// confidence is the mean confidence, 0–1, of the summarised lines' kept words that have one;
+// ok is false when none has one.
 func (m *lineSummary) confidence() (float64, bool) {
 	if m.confN == 0 {
 		return 0, false
@@ -219,10 +220,12 @@ func (a *analyzer) dropBlock(wb *wblock, pageNo int) {
 	if dropped != (box{}) {
 		bbox = dropped.floats()
 	}
-	if c, ok := meanConfidence(all, true); ok {
+	if c, ok := droppedConfidence(all); ok {
 		conf = c
 	}
-	a.dropped = append(a.dropped, droppedEntry(joinDropped(all), pageNo, bbox, conf))
+	var sum lineSummary
+	sum.add(all)
+	a.dropped = append(a.dropped, droppedEntry(strings.Join(sum.droppedText, " "), pageNo, bbox, conf))
 }
 
 // bodySize returns the median font size of a page's lines, each weighted by its word count,
@@ -366,26 +369,13 @@ func joinWords(words []word) string {
 	return strings.Join(parts, " ")
 }
 
-func joinDropped(lines []*wline) string {
-	var parts []string
-	for _, l := range lines {
-		for _, w := range l.dropped {
-			parts = append(parts, strings.TrimSpace(w.text))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// meanConfidence returns the mean confidence, 0–1, of the kept words of lines (or of the
-// dropped ones), leaving out words without one; ok is false when none has one.
-func meanConfidence(lines []*wline, dropped bool) (float64, bool) {
+// droppedConfidence returns the mean confidence, 0–1, of the dropped words of lines, leaving
+// out words without one; ok is false when none has one. (lineSummary.confidence is the kept
+// words'.)
+func droppedConfidence(lines []*wline) (float64, bool) {
 	sum, n := 0.0, 0
 	for _, l := range lines {
-		words := l.words
-		if dropped {
-			words = l.dropped
-		}
-		for _, w := range words {
+		for _, w := range l.dropped {
 			if w.conf >= 0 {
 				sum += w.conf
 				n++
