@@ -79,9 +79,11 @@ func TestRunLetsADocumentWorkWhileAnotherWaitsOnAPlugin(t *testing.T) {
 	}
 }
 
-// counting is a chunker that records the most documents inside Chunk at once.
+// counting is a chunker that records the most documents inside Chunk at once. Each document
+// works for a millisecond or, with wait set, waits that long on a "plugin" (sdk.StartWait).
 type counting struct {
 	sdk.Chunker
+	wait      time.Duration
 	now, most atomic.Int32
 }
 
@@ -94,7 +96,13 @@ func (c *counting) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 			break
 		}
 	}
-	time.Sleep(time.Millisecond)
+	if c.wait > 0 {
+		resume := sdk.StartWait(ctx)
+		time.Sleep(c.wait)
+		resume()
+	} else {
+		time.Sleep(time.Millisecond)
+	}
 	return c.Chunker.Chunk(ctx, req, doc)
 }
 

@@ -270,24 +270,6 @@ func TestRunWithoutAChunkerIsAConfigError(t *testing.T) {
 	}
 }
 
-// waiting is a chunker whose every document waits on a "plugin" (sdk.StartWait) for a few
-// milliseconds, and which records how many documents are inside Chunk at once.
-type waiting struct {
-	sdk.Chunker
-	in, most atomic.Int64
-}
-
-func (w *waiting) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
-	n := w.in.Add(1)
-	defer w.in.Add(-1)
-	for m := w.most.Load(); n > m && !w.most.CompareAndSwap(m, n); m = w.most.Load() {
-	}
-	resume := sdk.StartWait(ctx)
-	time.Sleep(3 * time.Millisecond)
-	resume()
-	return w.Chunker.Chunk(ctx, req, doc)
-}
-
 // TestRunBoundsTheBytesInFlight checks Options.InFlightBytes: documents whose bytes do not fit
 // start only as the ones before them are yielded, and never fewer than the workers run.
 func TestRunBoundsTheBytesInFlight(t *testing.T) {
@@ -298,7 +280,7 @@ func TestRunBoundsTheBytesInFlight(t *testing.T) {
 		name          string
 		workers       int
 		bytes         int
-		least, atMost int64
+		least, atMost int32
 	}{
 		{"small documents run many at a worker", 1, 0, 3, 16},
 		{"a budget of one byte runs a document a worker", 1, 1, 1, 1},
@@ -306,7 +288,7 @@ func TestRunBoundsTheBytesInFlight(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := &waiting{Chunker: inner}
+			w := &counting{Chunker: inner, wait: 3 * time.Millisecond}
 			got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: w, Workers: tt.workers, InFlightBytes: tt.bytes})
 			if len(got) != len(ins) {
 				t.Fatalf("%d results for %d inputs", len(got), len(ins))
