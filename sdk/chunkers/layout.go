@@ -315,8 +315,9 @@ func trim(s string, a, b int) (int, int) {
 	}
 	// A mark after a space (a combining accent, a joiner) is one word with it (UAX #29 WB4),
 	// and with the spaces before it: begin at the last offset a cut may take, with them,
-	// rather than inside that word.
-	if a > start && a < b {
+	// rather than inside that word. No ASCII character joins the space before it, so only a
+	// non-ASCII one asks the segmenter.
+	if a > start && a < b && s[a] >= utf8.RuneSelf {
 		_, size := utf8.DecodeRuneInString(s[a:b])
 		cuts := wordbreak.Starts(s[start : a+size]) // a-start among them unless the mark joins
 		a = start
