@@ -7,6 +7,8 @@
 #     window (same target);
 #   - the same as one paragraph, no blank line anywhere (.txt): the case without a target, one
 #     block the chunker measures whole (docs/reference/chunkers.md, "Windows");
+#   - one ~50 MB Markdown table (a row per line of the corpus's English Markdown), which the
+#     chunker measures a window of rows at a time (same target);
 #   - one ~50 MB Tesseract TSV and one ~50 MB hOCR file: adapters/ocr/testdata's pages repeated
 #     and numbered on (same target), read a page at a time;
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
@@ -41,6 +43,17 @@ if [ ! -f "$flat" ]; then
 fi
 [ -f "$OUT/flat.txt" ] || cp "$flat" "$OUT/flat.txt"
 [ -f "$OUT/para.txt" ] || grep -v '^[[:space:]]*$' "$flat" >"$OUT/para.txt"
+# One table: a row for every non-blank line of the corpus's English Markdown, numbered on.
+table=$OUT/table.md
+if [ ! -f "$table" ]; then
+	{
+		printf '# A large table\n\nA row per line of the corpus.\n\n| # | text |\n|---:|---|\n'
+		while cat "$CORPUS"/en-md/*/*.md 2>/dev/null; do :; done | awk -v want=50000000 '
+			{ gsub(/\|/, "\\|"); sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") }
+			$0 != "" { n++; line = "| " n " | " $0 " |"; print line; size += length(line) + 1; if (size >= want) exit }'
+		printf '\nAfter the table.\n'
+	} >"$table"
+fi
 # OCR output: the fixture pages repeated, each copy a page of its own number.
 tsv=$OUT/big.tsv
 if [ ! -f "$tsv" ]; then
@@ -91,7 +104,7 @@ hwm() {
 	echo "host $((host / 1024)) MB, plugin $((child / 1024)) MB"
 }
 
-for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$tsv" "$hocr"; do
+for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr"; do
 	size=$(stat -c %s "$f")
 	case $f in
 	*/para.txt) echo "$(basename "$f"): one paragraph of $((size / 1000000)) MB (no target)" ;;

@@ -51,9 +51,10 @@ type HeadingAware struct {
 	// blocks with the packer's state carried on (see stream.go and DefaultWindowBytes); 0
 	// means DefaultWindowBytes and a negative value one window for the whole document. The
 	// chunks are the same whatever it is — it trades memory for calls to the counter — but
-	// for a prose block of more than four windows, which is cut into parts of about a window
-	// (at least 64 KiB), and whose chunks near where two parts meet may then differ; every
-	// chunk still fits the budget.
+	// for a block of more than four windows, which is cut into parts of about a window (at
+	// least 64 KiB; a table or code block at line ends, its header repeated), and whose chunks
+	// near where two parts meet may then differ, as a token estimate may there; every chunk
+	// still fits the budget.
 	WindowBytes int
 }
 
@@ -75,8 +76,8 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		if countWindows(doc, h.windowBytes()) == 1 { // most documents: no copy of the blocks
-			chunks, _, err := h.chunkWindow(ctx, req, doc, nil, part{source: doc.Source}, nil, -1, maxTokens, overlap)
+		if countWindows(doc, h.windowBytes(), h.KeepTablesWhole) == 1 { // most documents: no copy of the blocks
+			chunks, _, err := h.chunkWindow(ctx, req, doc, nil, nil, part{source: doc.Source}, nil, -1, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
 				return
@@ -173,16 +174,18 @@ func (h *HeadingAware) windowBytes() int {
 }
 
 // chunkWindow returns the chunks of doc, the window at of a document, whose block i continues
-// block i-1 without a separator where joined[i] (see splitLarge). in is what the window before
+// block i-1 without a separator where joined[i] (see splitLarge) and is a part of a table or
+// code block with header heads[i] where that is not nil (heads may be nil). in is what the window before
 // handed on when it ended carried, else nil; carried is the canonical offset, in the whole
 // document, of the block before which this window ends carried, or -1, and when it does
 // chunkWindow returns what the next window goes on with.
-func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
+func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, heads []*partHead, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
 	const name = headingAwareName
 	l, err := measureWindow(ctx, name, h.Counter, doc, joined, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, nil, err
 	}
+	l.heads = heads
 	l.base = at.base
 	from := 0 // the first block to pack: those before are held again for in's chunks
 	var seed []openSection

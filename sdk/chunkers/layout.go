@@ -24,7 +24,10 @@ type layout struct {
 	base int
 	// joined says, per block, that it continues the block before without a separator (the
 	// parts of a large block, see splitLarge); nil when none does.
-	joined   []bool
+	joined []bool
+	// heads holds, per block, the header it shares with the other parts of the table or code
+	// block splitLarge cut it from (see partHead); nil when no block is such a part.
+	heads    []*partHead
 	sepTok   int     // tokens the separator between two blocks (and sdk.ContextJoin) costs
 	arrowTok int     // tokens ContextSeparator costs
 	ends     [][]int // per block, absolute token ends; nil for blocks not measured

@@ -52,9 +52,9 @@ func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
 		return overlapAt{}, false
 	}
 	i := l.blockAt(c)
-	hdrEnd, hasHeader := l.headerEnd(i)
+	header, headerTok, hdrEnd, hasHeader := l.header(i)
 	bs, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-	if c <= bs || !hasHeader && !isTableOrCode(l, i) {
+	if c < bs || c == bs && !l.laterPart(i) || !hasHeader && !isTableOrCode(l, i) {
 		return overlapAt{start: c}, true
 	}
 	// Inside a table or code block: at a line start, after the header, with the header.
@@ -68,7 +68,7 @@ func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
 	if !hasHeader || c >= l.blockEnd(i) {
 		return overlapAt{start: c}, true
 	}
-	return overlapAt{start: c, prefix: l.canon.Text[bs:hdrEnd], prefixTok: l.tokens(bs, hdrEnd)}, true
+	return overlapAt{start: c, prefix: header, prefixTok: headerTok}, true
 }
 
 func isTableOrCode(l *layout, i int) bool {

@@ -30,9 +30,9 @@ const DefaultWindowBytes = 256 << 10
 //     goes on into the next window (see carry), which holds again the few blocks those two
 //     chunks reach back into, so that the next window packs on as the whole document would.
 //
-// A prose block of more than four windows is first cut into parts that the windows hold as
-// blocks joined without a separator (see splitLarge): only there do the chunks differ from
-// the whole document's, near where two parts meet.
+// A block of more than four windows (prose, a table or code block not kept whole) is first
+// cut into parts that the windows hold as blocks joined without a separator (see splitLarge):
+// only there do the chunks differ from the whole document's, near where two parts meet.
 
 // cutKind is how a window ends before a block: not at all, clean or carried.
 type cutKind int
@@ -210,11 +210,11 @@ func (d *draft) move(n int) {
 }
 
 // countWindows returns how many windows HeadingAware cuts doc into at size bytes.
-func countWindows(doc *sdk.Document, size int) int {
+func countWindows(doc *sdk.Document, size int, keepTables bool) int {
 	c := windowCutter{size: size}
 	n := 1
 	for _, b := range doc.Blocks {
-		if !isLarge(b, size) {
+		if !isLarge(b, size, keepTables) {
 			if _, cut := c.next(b, false); cut != noCut {
 				n++
 			}
@@ -241,6 +241,7 @@ type windows struct {
 	cut                windowCutter
 	blocks             []sdk.Block // the window's so far
 	joined             []bool      // per block of the window, whether it continues the one before; nil for none
+	heads              []*partHead // per block of the window, the header of the table or code block it is a part of; nil for none
 	at                 part
 	in                 *carry
 	// source returns the source map of the window's blocks, with the whole document's
@@ -257,11 +258,15 @@ func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Do
 // there. It reports false when the chunks are no longer wanted or chunking failed (and the
 // error was yielded).
 func (w *windows) add(b sdk.Block) bool {
-	if !isLarge(b, w.cut.size) {
-		return w.push(b, false)
+	if !isLarge(b, w.cut.size, w.h.KeepTablesWhole) {
+		return w.push(b, false, nil)
+	}
+	var head *partHead
+	if !isProse(b) {
+		head = &partHead{}
 	}
 	for k, s := range splitLarge(b, w.cut.size) {
-		if !w.push(s, k > 0) {
+		if !w.push(s, k > 0, head) {
 			return false
 		}
 	}
@@ -269,17 +274,24 @@ func (w *windows) add(b sdk.Block) bool {
 }
 
 // push takes the next block of the window, which continues the one before without a separator
-// when joined.
-func (w *windows) push(b sdk.Block, joined bool) bool {
+// when joined, and is a part of the table or code block whose header head holds when head is
+// not nil.
+func (w *windows) push(b sdk.Block, joined bool, head *partHead) bool {
 	if off, cut := w.cut.next(b, joined); cut != noCut && !w.flush(off, cut) {
 		return false
 	}
 	if joined && w.joined == nil {
 		w.joined = make([]bool, len(w.blocks), len(w.blocks)+1)
 	}
+	if head != nil && w.heads == nil {
+		w.heads = make([]*partHead, len(w.blocks), len(w.blocks)+1)
+	}
 	w.blocks = append(w.blocks, b)
 	if w.joined != nil {
 		w.joined = append(w.joined, joined)
+	}
+	if w.heads != nil {
+		w.heads = append(w.heads, head)
 	}
 	return true
 }
@@ -297,7 +309,7 @@ func (w *windows) flush(next int, cut cutKind) bool {
 	if cut == carriedCut {
 		carried = next
 	}
-	chunks, out, err := w.h.chunkWindow(w.ctx, w.req, &doc, w.joined, w.at, w.in, carried, w.maxTokens, w.overlap)
+	chunks, out, err := w.h.chunkWindow(w.ctx, w.req, &doc, w.joined, w.heads, w.at, w.in, carried, w.maxTokens, w.overlap)
 	if err != nil {
 		w.yield(sdk.Chunk{}, err)
 		return false
@@ -319,6 +331,9 @@ func (w *windows) flush(next int, cut cutKind) bool {
 	if w.joined != nil {
 		w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
 	}
+	if w.heads != nil {
+		w.heads = slices.Clone(w.heads[len(w.heads)-keep:])
+	}
 	w.at = part{base: next, first: w.at.first + len(chunks)}
 	return true
 }
@@ -330,25 +345,38 @@ const (
 	minPartBytes = 64 << 10
 )
 
-// splitLarge returns b, or when b is a block of prose of more than largeBlocks parts of
-// max(size, minPartBytes) bytes, b cut into parts of about that size, which the windows hold
-// as blocks of their own, each continuing the one before without a separator: so that one
-// huge paragraph (a text file without a blank line) is measured and packed a window at a time
-// too. A part ends at a line end before a character that is not white space, else at white
-// space before one, else (text without either for a part's length) before any character; it
-// never splits a character. size <= 0 (one window) cuts nothing.
+// splitLarge returns b, or when b is a block of more than largeBlocks parts of
+// max(size, minPartBytes) bytes (see isLarge), b cut into parts of about that size, which the
+// windows hold as blocks of their own, each continuing the one before without a separator: so
+// that one huge paragraph (a text file without a blank line) or table is measured and packed
+// a window at a time too. A part of prose ends at a line end before a character that is not
+// white space, else at white space before one, else (text without either for a part's length)
+// before any character; it never splits a character. A part of a table or code block ends at
+// the first line end after its size (and after the header, which stays in the first part), so
+// that its rows are those of the whole block; such a block without a line end there is not cut
+// further. size <= 0 (one window) cuts nothing.
 //
-// The chunks of such a block are those of the whole block at once but for where its parts
-// meet: a unit of packing ends there (as at a line or sentence end, or for text without white
-// space, inside a word), and the token estimates of the two sides are made apart; every chunk
-// still fits the budget, as the final Count checks, and no text is lost.
+// The chunks of a prose block so cut are those of the whole block at once but for where its
+// parts meet: a unit of packing ends there (as at a line or sentence end, or for text without
+// white space, inside a word), and the token estimates of the two sides are made apart; every
+// chunk still fits the budget, as the final Count checks, and no text is lost. A table or
+// code block is cut into units at line ends anyway, and every later part repeats the header of
+// the first (see partHead), so its chunks are those of the whole block but where a token
+// estimate differs across a line end where two parts meet.
 func splitLarge(b sdk.Block, size int) []sdk.Block {
-	if !isLarge(b, size) {
+	if !isLarge(b, size, false) {
 		return []sdk.Block{b}
 	}
 	size = max(size, minPartBytes)
-	var out []sdk.Block
-	for _, t := range cutParts(b.Text, size) {
+	var texts []string
+	if isProse(b) {
+		texts = cutParts(b.Text, size)
+	} else {
+		hdr, _ := headerLen(b.Kind, b.Text)
+		texts = cutLineParts(b.Text, size, hdr)
+	}
+	out := make([]sdk.Block, 0, len(texts))
+	for _, t := range texts {
 		p := b
 		p.Text = t
 		out = append(out, p)
@@ -356,9 +384,11 @@ func splitLarge(b sdk.Block, size int) []sdk.Block {
 	return out
 }
 
-// isLarge reports whether splitLarge cuts b at size bytes a window.
-func isLarge(b sdk.Block, size int) bool {
-	return size > 0 && len(b.Text) > largeBlocks*max(size, minPartBytes) && isProse(b)
+// isLarge reports whether splitLarge cuts b at size bytes a window: a block of more than
+// largeBlocks parts that is not a heading, nor a table kept whole.
+func isLarge(b sdk.Block, size int, keepTables bool) bool {
+	return size > 0 && len(b.Text) > largeBlocks*max(size, minPartBytes) &&
+		b.Kind != sdk.KindHeading && !(keepTables && b.Kind == sdk.KindTable)
 }
 
 // cutParts cuts text into parts of at least size bytes and less than twice that, but for the
@@ -369,6 +399,25 @@ func cutParts(text string, size int) []string {
 		c := partEnd(text, size)
 		out = append(out, text[:c])
 		text = text[c:]
+	}
+	return append(out, text)
+}
+
+// cutLineParts cuts text, a table or code block whose header takes its first hdr bytes, into parts
+// that each end at the first line end at or after size bytes (the first, at or after hdr too),
+// while more than twice size is left; a part with no line end there goes to the end.
+func cutLineParts(text string, size, hdr int) []string {
+	var out []string
+	from := max(size, hdr)
+	for len(text) > 2*size && from <= len(text) {
+		nl := strings.IndexByte(text[from-1:], '\n')
+		if nl < 0 || from+nl >= len(text) {
+			break
+		}
+		c := from + nl
+		out = append(out, text[:c])
+		text = text[c:]
+		from = size
 	}
 	return append(out, text)
 }

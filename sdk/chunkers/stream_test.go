@@ -274,14 +274,16 @@ func TestWindowsWithoutHeadingsBoundWhatIsMeasuredAtOnce(t *testing.T) {
 }
 
 // TestALargeBlockIsChunkedAWindowAtATime holds one huge block — a paragraph of many lines, one
-// line of many words, and text without white space — to parts of about a window each
-// (splitLarge): the counter is never asked to measure much more than a window at once, every
-// invariant of the conformance kit holds, and the chunks are those of the block at once but
-// near where its parts meet.
+// line of many words, text without white space, a table and a fenced code block — to parts of
+// about a window each (splitLarge): the counter is never asked to measure much more than a
+// window at once, every invariant of the conformance kit holds, and the chunks are those of
+// the block at once but near where its parts meet. Every chunk of the table or code block but
+// the first starts at a line start and repeats its header as Metadata["prefix"], as when the
+// block is split whole.
 func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 	t.Parallel()
 	const window = 64 << 10
-	var lines, words, cjk strings.Builder
+	var lines, words, cjk, table, code strings.Builder
 	for i := 0; lines.Len() < 6*window; i++ {
 		fmt.Fprintf(&lines, "Line %d of one paragraph says %s.\n", i, strings.Repeat("more ", i%30))
 	}
@@ -291,11 +293,29 @@ func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 	for cjk.Len() < 6*window {
 		cjk.WriteString("日本語の文字列には空白がない。")
 	}
-	for name, text := range map[string]string{"lines": lines.String(), "words": words.String(), "no white space": cjk.String()} {
+	const tableHeader, codeHeader = "| row | says |\n|---:|---|\n", "```go\n"
+	table.WriteString(tableHeader)
+	for i := 0; table.Len() < 6*window; i++ {
+		fmt.Fprintf(&table, "| %d | %s|\n", i, strings.Repeat("more ", i%30))
+	}
+	code.WriteString(codeHeader)
+	for i := 0; code.Len() < 6*window; i++ {
+		fmt.Fprintf(&code, "x%d := %q // %s\n", i, "value", strings.Repeat("again ", i%20))
+	}
+	code.WriteString("```")
+	blocks := map[string]sdk.Block{
+		"lines":          para(lines.String()),
+		"words":          para(words.String()),
+		"no white space": para(cjk.String()),
+		"table":          {Kind: sdk.KindTable, Text: strings.TrimSuffix(table.String(), "\n")},
+		"code":           {Kind: sdk.KindCode, Text: code.String()},
+	}
+	headers := map[string]string{"table": tableHeader, "code": codeHeader}
+	for name, large := range blocks {
 		for _, overlap := range []int{chunkers.NoOverlap, 16} {
 			t.Run(fmt.Sprintf("%s, overlap %d", name, overlap), func(t *testing.T) {
 				t.Parallel()
-				doc := &sdk.Document{ID: "large", Title: "T", Blocks: []sdk.Block{para("Before."), para(text), para("After.")}}
+				doc := &sdk.Document{ID: "large", Title: "T", Blocks: []sdk.Block{para("Before."), large, para("After.")}}
 				whole := chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64, OverlapTokens: overlap}, WindowBytes: -1}
 				if name == "no white space" {
 					whole.Counter = sdk.Runes{}
@@ -312,7 +332,7 @@ func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 					t.Fatal(err)
 				}
 				if m.maxBytes > 4*window {
-					t.Errorf("one Boundaries call measured %d bytes of a %d-byte block with %d-byte windows", m.maxBytes, len(text), window)
+					t.Errorf("one Boundaries call measured %d bytes of a %d-byte block with %d-byte windows", m.maxBytes, len(large.Text), window)
 				}
 				same := 0
 				seen := map[[2]int]bool{}
@@ -325,10 +345,59 @@ func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 					}
 				}
 				t.Logf("%d chunks at once, %d in windows, %d the same; %d Boundaries calls", len(want), len(got), same, m.calls)
-				if parts := len(text) / window; len(got)-same > 4*parts {
+				if parts := len(large.Text) / window; len(got)-same > 4*parts {
 					t.Errorf("%d of %d chunks differ from the block's at once, more than near its %d part ends", len(got)-same, len(got), parts)
+				}
+				header, ok := headers[name]
+				if !ok {
+					return
+				}
+				canon := doc.Canonical()
+				from, to := canon.Starts[1], canon.Starts[1]+len(large.Text)
+				inside := 0
+				for _, c := range got {
+					if c.Start <= from || c.End > to {
+						continue // the block's first chunk, or one with a neighbour's text
+					}
+					inside++
+					if canon.Text[c.Start-1] != '\n' {
+						t.Errorf("chunk %d [%d, %d) of the %s starts inside a line: %q", c.Position, c.Start, c.End, name, canon.Text[c.Start:min(c.End, c.Start+40)])
+					}
+					if got := c.Metadata["prefix"]; got != header {
+						t.Errorf("chunk %d [%d, %d) of the %s has prefix %q, want its header %q", c.Position, c.Start, c.End, name, got, header)
+					}
+				}
+				if inside < 2*len(large.Text)/window {
+					t.Errorf("%d chunks inside the %s, want many", inside, name)
 				}
 			})
 		}
+	}
+}
+
+// TestALargeTableKeptWholeIsNotCut: with KeepTablesWhole a table of many windows stays one
+// chunk over budget, measured whole, as in one window.
+func TestALargeTableKeptWholeIsNotCut(t *testing.T) {
+	t.Parallel()
+	const window = 64 << 10
+	var table strings.Builder
+	table.WriteString("| row | says |\n|---|---|")
+	for i := 0; table.Len() < 6*window; i++ {
+		fmt.Fprintf(&table, "\n| %d | %s|", i, strings.Repeat("more ", i%30))
+	}
+	doc := &sdk.Document{ID: "large", Blocks: []sdk.Block{para("Before."), {Kind: sdk.KindTable, Text: table.String()}, para("After.")}}
+	h := chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 64, KeepTablesWhole: true}, WindowBytes: window}
+	got, err := h.Chunk(context.Background(), conformance.Request(), doc)
+	if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(&h, h.Counter)); err != nil {
+		t.Fatal(err)
+	}
+	var whole []sdk.Chunk
+	for _, c := range got {
+		if c.Metadata["over_budget"] == true {
+			whole = append(whole, c)
+		}
+	}
+	if len(whole) != 1 || whole[0].Content != table.String() {
+		t.Fatalf("%d chunks over budget, want the table whole in one: %d chunks in all", len(whole), len(got))
 	}
 }

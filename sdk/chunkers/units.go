@@ -106,8 +106,11 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 			continue
 		}
 		start, end := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+		if l.head(i) != nil && !l.laterPart(i) {
+			s.header(i, start, end) // the first part of a large table or code block: its header is the parts'
+		}
 		switch {
-		case l.tokens(start, end) <= s.room(i):
+		case l.tokens(start, end) <= s.room(i) && !l.laterPart(i):
 			out[i] = []unit{{start: start, end: end, block: i, heading: b.Kind == sdk.KindHeading}}
 		case b.Kind == sdk.KindTable && s.keepTables:
 			out[i] = []unit{{start: start, end: end, block: i, overBudget: true}}
@@ -287,23 +290,16 @@ func (s *splitter) lines(i, start, end int) []unit {
 		off += nl + 1
 		cuts = append(cuts, off)
 	}
-	hdrEnd, ok := s.l.headerEnd(i)
-	header, headerTok := "", 0
-	if ok && hdrEnd < end {
-		header = text[start:hdrEnd]
-		headerTok = s.l.tokens(start, hdrEnd)
-		if headerTok > s.maxTokens/2 { // too long to repeat: the parts go without it
-			header, headerTok = "", 0
-		}
-	}
+	header, headerTok, hdrEnd, ok := s.header(i, start, end)
+	later := s.l.laterPart(i)
 	var out []unit
 	prev := start
 	for _, c := range cuts {
-		if header != "" && c < hdrEnd {
+		if ok && c < hdrEnd {
 			continue // the header rows travel as one unit
 		}
 		h, ht := header, headerTok
-		if prev == start {
+		if prev == start && !later {
 			h, ht = "", 0
 		}
 		out = append(out, s.split(i, prev, c, cutWords, nil, h, ht)...)
@@ -312,31 +308,96 @@ func (s *splitter) lines(i, start, end int) []unit {
 	return out
 }
 
+// header returns the header that the later lines of table or code block i, trimmed to
+// [start, end), repeat (see layout.header), with where the lines after it start; ok is false
+// when there is none to repeat, because the block has none, it is all header, or it is too
+// long to repeat (over half the budget). For the first part of a block splitLarge cut, it
+// records what the later parts repeat.
+func (s *splitter) header(i, start, end int) (text string, tok, hdrEnd int, ok bool) {
+	text, tok, hdrEnd, ok = s.l.header(i)
+	if !ok || hdrEnd >= end && !s.l.laterPart(i) || tok > s.maxTokens/2 {
+		text, tok, ok = "", 0, false
+	}
+	if h := s.l.head(i); h != nil && !s.l.laterPart(i) && !h.known {
+		*h = partHead{text: text, tok: tok, known: true}
+	}
+	return text, tok, hdrEnd, ok
+}
+
 // headerEnd returns where the header of table or code block i ends, its newline included: a
 // table's header row, with its delimiter row when there is one, or a fenced code block's
-// opening fence. It reports false for other blocks and for code without a fence.
+// opening fence. It reports false for other blocks and for code without a fence. A later part
+// of a block that splitLarge cut holds no header of its own: see header.
 func (l *layout) headerEnd(i int) (int, bool) {
-	b := l.doc.Blocks[i]
-	if b.Kind != sdk.KindTable && b.Kind != sdk.KindCode {
+	start, end := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+	n, ok := headerLen(l.doc.Blocks[i].Kind, l.canon.Text[start:end])
+	return start + n, ok
+}
+
+// headerLen returns how many bytes of text, a block of kind kind without leading white space,
+// its header takes (see headerEnd), and false when it has none.
+func headerLen(kind sdk.BlockKind, text string) (int, bool) {
+	if kind != sdk.KindTable && kind != sdk.KindCode {
 		return 0, false
 	}
-	text := l.canon.Text
-	start, end := trim(text, l.canon.Starts[i], l.blockEnd(i))
 	lineEnd := func(off int) int {
-		if nl := strings.IndexByte(text[off:end], '\n'); nl >= 0 {
+		if nl := strings.IndexByte(text[off:], '\n'); nl >= 0 {
 			return off + nl + 1
 		}
-		return end
+		return len(text)
 	}
-	first := lineEnd(start)
-	if b.Kind == sdk.KindCode {
-		f := strings.TrimSpace(text[start:first])
+	first := lineEnd(0)
+	if kind == sdk.KindCode {
+		f := strings.TrimSpace(text[:first])
 		return first, strings.HasPrefix(f, "```") || strings.HasPrefix(f, "~~~")
 	}
-	if first < end && delimiterRow.MatchString(text[first:lineEnd(first)]) {
+	if first < len(text) && delimiterRow.MatchString(text[first:lineEnd(first)]) {
 		return lineEnd(first), true
 	}
 	return first, true
+}
+
+// partHead is the header of a table or code block that splitLarge cut into parts, which every
+// part after the first repeats before its lines as a block split whole repeats it before its
+// later lines: the header's text and tokens as the first part has them (see layout.header),
+// known once that part is cut into units, or "" when the header is not repeated.
+type partHead struct {
+	text  string
+	tok   int
+	known bool
+}
+
+// header returns the header block i repeats before its later lines as Metadata["prefix"]: its
+// text and tokens, and where in the block the lines after it start (the block's start for a
+// later part of a block splitLarge cut, whose header is the first part's). ok is false when
+// the block has no header to repeat.
+func (l *layout) header(i int) (text string, tok, end int, ok bool) {
+	if l.laterPart(i) {
+		h := l.heads[i]
+		start, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+		return h.text, h.tok, start, h.text != ""
+	}
+	end, ok = l.headerEnd(i)
+	if !ok {
+		return "", 0, 0, false
+	}
+	start, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+	return l.canon.Text[start:end], l.tokens(start, end), end, true
+}
+
+// head returns the header block i shares with the other parts of the table or code block
+// splitLarge cut it from, or nil when it is not such a part.
+func (l *layout) head(i int) *partHead {
+	if l.heads == nil {
+		return nil
+	}
+	return l.heads[i]
+}
+
+// laterPart reports whether block i is a part after the first of a table or code block that
+// splitLarge cut.
+func (l *layout) laterPart(i int) bool {
+	return l.head(i) != nil && l.joined != nil && l.joined[i]
 }
 
 // windows returns [a, b) as one unit when it fits, else cut into windows of as many tokens as
