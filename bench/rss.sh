@@ -11,6 +11,8 @@
 #     chunker measures a window of rows at a time (same target);
 #   - one ~50 MB Tesseract TSV and one ~50 MB hOCR file: adapters/ocr/testdata's pages repeated
 #     and numbered on (same target), read a page at a time;
+#   - one ~50 MB OCR JSON result, a region per line of the corpus's English Markdown, 40 to a
+#     page (same target), read a part of its regions at a time;
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -78,6 +80,20 @@ if [ ! -f "$hocr" ]; then
 		printf ' </body>\n</html>\n'
 	} >"$hocr"
 fi
+regions=$OUT/regions.json
+if [ ! -f "$regions" ]; then
+	{
+		printf '{"engine": "rss.sh", "regions": [\n'
+		while cat "$CORPUS"/en-md/*/*.md 2>/dev/null; do :; done | awk -v want=50000000 '
+			{ gsub(/\\/, "&&"); gsub(/"/, "\\\""); gsub(/\t/, " "); sub(/^ +/, ""); sub(/ +$/, "") }
+			$0 != "" {
+				n++; y = (n % 40) * 30
+				line = sprintf("%s{\"text\": \"%s\", \"bbox\": [100, %d, 2300, %d], \"confidence\": 0.%d, \"page\": %d}", n > 1 ? ",\n" : "", $0, y, y + 24, 50 + n % 50, int(n / 40) + 1)
+				printf "%s", line; size += length(line); if (size >= want) exit
+			}'
+		printf '\n]}\n'
+	} >"$regions"
+fi
 many=$OUT/corpus100
 if [ ! -d "$many" ]; then
 	for i in $(seq -w 1 11); do
@@ -104,14 +120,16 @@ hwm() {
 	echo "host $((host / 1024)) MB, plugin $((child / 1024)) MB"
 }
 
-for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr"; do
+for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr" "$regions"; do
 	size=$(stat -c %s "$f")
 	case $f in
 	*/para.txt) echo "$(basename "$f"): one paragraph of $((size / 1000000)) MB (no target)" ;;
 	*) echo "$(basename "$f"): one file of $((size / 1000000)) MB (host target: $((4 * size / 1000000)) MB)" ;;
 	esac
 	for tk in words tiktoken:cl100k_base; do
-		echo "  $tk: $(hwm bin/chunkkit chunk "$f" --format jsonl --tokenizer "$tk")"
+		from=()
+		case $f in *.json) from=(--from ocr-json) ;; esac
+		echo "  $tk: $(hwm bin/chunkkit chunk "$f" "${from[@]}" --format jsonl --tokenizer "$tk")"
 	done
 done
 echo "a corpus of $(du -sm "$many" | cut -f1) MB (target: 300 MB)"

@@ -108,7 +108,7 @@ type ParseOptions struct {
 
 // ParseParts reads src in format f a piece at a time, for the formats whose adapter can
 // (Markdown: markdown.ParseParts; plain text: markdown.ParseTextParts; doc2mark:
-// doc2mark.ParseParts): the document without its blocks, and its blocks in parts as they are
+// doc2mark.ParseParts; OCR JSON regions: ocr.ParseJSONParts): the document without its blocks, and its blocks in parts as they are
 // parsed. ok is false for the other formats; use Parse. src must not change until parts is
 // done.
 func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error], ok bool, err error) {
@@ -120,6 +120,8 @@ func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts 
 		doc, parts, err = markdown.ParseTextParts(src, mo, 0)
 	case FormatDoc2mark:
 		doc, parts, err = doc2mark.ParseParts(src, doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}, 0)
+	case FormatOCRJSON:
+		doc, parts, err = ocr.ParseJSONParts(src, ocr.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, MinConfidence: o.MinConfidence}, 0)
 	default:
 		return nil, nil, false, nil
 	}

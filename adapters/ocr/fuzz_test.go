@@ -135,3 +135,18 @@ func FuzzReadJSON(f *testing.F) {
 	}
 	fuzzReader(f, ReadJSON, seeds, nil)
 }
+
+// FuzzParseJSONParts holds ParseJSONParts to ReadJSON on arbitrary bytes: the same document,
+// its blocks gathered from the parts, or the same error (checkPartsAsWhole).
+func FuzzParseJSONParts(f *testing.F) {
+	for _, tc := range jsonCases {
+		f.Add(tc.src)
+	}
+	for _, tc := range jsonErrorCases {
+		f.Add(tc.src)
+	}
+	f.Add(`{"regions": [{"text": "first"}], "regions": [{"text": "last"}]}`)
+	f.Add(`{"regions": [{"text": "a"}, {"text": "b", "engine": "own"}], "engine": "late"}`)
+	f.Add(manyRegions(30))
+	f.Fuzz(func(t *testing.T, src string) { checkPartsAsWhole(t, src) })
+}

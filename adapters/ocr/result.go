@@ -75,6 +75,11 @@ func ReadJSON(r io.Reader, opts Options) (*sdk.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseJSON(src, opts)
+}
+
+// parseJSON is ReadJSON of src, which has passed readSource's checks.
+func parseJSON(src []byte, opts Options) (*sdk.Document, error) {
 	var res Result
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
@@ -139,30 +144,47 @@ func FromResult(res *Result, opts Options) (*sdk.Document, error) {
 	}
 	var dropped []map[string]any
 	for i, reg := range res.Regions {
-		b, err := regionBlock(reg, i, opts)
+		b, use, drop, err := resultRegion(reg, i, res.Engine, opts)
 		if err != nil {
 			return nil, err
 		}
-		if sdk.IsBlank(b.Text) {
-			continue
+		if drop != nil {
+			dropped = append(dropped, drop)
 		}
-		if b.Attrs[AttrEngine] == nil {
-			if e := cmpOr(res.Engine, opts.Engine); e != "" {
-				b.Attrs[AttrEngine] = e
-			}
+		if use {
+			doc.Blocks = append(doc.Blocks, b)
 		}
-		if reg.Confidence != nil && *reg.Confidence < opts.MinConfidence {
-			dropped = append(dropped, droppedEntry(b.Text, b.Page, b.Attrs[AttrBBox], b.Attrs[AttrConfidence]))
-			continue
-		}
-		doc.Blocks = append(doc.Blocks, b)
 	}
+	setDropped(doc, dropped)
+	finishDocument(doc)
+	return doc, nil
+}
+
+// resultRegion checks region i of a Result whose engine is engine and makes its block: use
+// says the document keeps it; drop is its Metadata[MetaDropped] entry when it is dropped for
+// its confidence; a blank region is neither.
+func resultRegion(reg Region, i int, engine string, opts Options) (b sdk.Block, use bool, drop map[string]any, err error) {
+	b, err = regionBlock(reg, i, opts)
+	if err != nil || sdk.IsBlank(b.Text) {
+		return sdk.Block{}, false, nil, err
+	}
+	if b.Attrs[AttrEngine] == nil {
+		if e := cmpOr(engine, opts.Engine); e != "" {
+			b.Attrs[AttrEngine] = e
+		}
+	}
+	if reg.Confidence != nil && *reg.Confidence < opts.MinConfidence {
+		return sdk.Block{}, false, droppedEntry(b.Text, b.Page, b.Attrs[AttrBBox], b.Attrs[AttrConfidence]), nil
+	}
+	return b, true, nil, nil
+}
+
+// setDropped lists the regions dropped for their confidence in doc's metadata, if any.
+func setDropped(doc *sdk.Document, dropped []map[string]any) {
 	if len(dropped) > 0 {
 		setMeta(doc, MetaDroppedWords, len(dropped))
 		setMeta(doc, MetaDropped, sdk.PageEntries{Key: "page", Entries: dropped})
 	}
-	finishDocument(doc)
-	return doc, nil
 }
 
 func cmpOr(a, b string) string {
