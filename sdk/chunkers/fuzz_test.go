@@ -161,15 +161,15 @@ func FuzzCutParts(f *testing.F) {
 }
 
 // FuzzCutLineParts checks how a large table or code block is cut into parts (splitLarge):
-// joined, the parts are the text; each but the last ends at the first line end at or after
-// size bytes into it (and after the header, hdr bytes, for the first), so that every part
-// starts at a line start; and the last is the rest, which holds no such line end before its
-// last byte when more than twice size is left.
+// joined, the parts are the text; while more than twice size is left, a part ends after the
+// first line end at or after its least length (size, and for the first one more byte than the
+// header too) that something other than a line end follows within another size bytes, else
+// after the first line end there that anything follows; the last part holds the rest.
 func FuzzCutLineParts(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |\n", uint8(4), uint8(20))
-	f.Add("```go\nx := 1\ny := 2\nz := 3\n```", uint8(2), uint8(6))
+	f.Add("```go\nx := 1\ny := 2\n\n\nz := 3\n```", uint8(2), uint8(6))
 	f.Add("one very long line without a line end", uint8(3), uint8(0))
-	f.Add("\n\n\n\n\n\n\n\n", uint8(1), uint8(200))
+	f.Add("\n\n\n\n\n\n\n\nx\n\n", uint8(1), uint8(200))
 	f.Fuzz(func(t *testing.T, text string, n, h uint8) {
 		size := int(n)%32 + 1
 		hdr := min(int(h), len(text))
@@ -177,23 +177,38 @@ func FuzzCutLineParts(f *testing.F) {
 		if got := strings.Join(parts, ""); got != text {
 			t.Fatalf("parts %q join to %q, not the text", parts, got)
 		}
+		rest := text
 		for i, p := range parts {
 			least := size
 			if i == 0 {
-				least = max(size, hdr)
+				least = max(size, hdr+1)
 			}
-			if i == len(parts)-1 {
-				if len(p) > 2*size && least <= len(p) {
-					if nl := strings.IndexByte(p[least-1:], '\n'); nl >= 0 && least+nl < len(p) {
-						t.Fatalf("the last part %q of %d bytes holds a line end %d bytes in at %d a part", p, len(p), least+nl, size)
+			want := len(rest) // where the part should end
+			if len(rest) > 2*size {
+				first, nonBreak := -1, -1
+				for j := least - 1; j >= 0 && j < len(rest)-1; j++ {
+					if rest[j] != '\n' {
+						continue
+					}
+					if first < 0 {
+						first = j + 1
+					}
+					if j+1 < least+size && rest[j+1] != '\n' && rest[j+1] != '\r' {
+						nonBreak = j + 1
+						break
 					}
 				}
-				continue
+				switch {
+				case nonBreak >= 0:
+					want = nonBreak
+				case first >= 0:
+					want = first
+				}
 			}
-			nl := strings.IndexByte(p[least-1:], '\n')
-			if len(p) < least || nl < 0 || least+nl != len(p) {
-				t.Fatalf("part %d, %q, does not end at the first line end at or after %d bytes", i, p, least)
+			if len(p) != want {
+				t.Fatalf("part %d, %q, of %q is %d bytes, want %d (size %d, header %d)", i, p, rest, len(p), want, size, hdr)
 			}
+			rest = rest[len(p):]
 		}
 	})
 }

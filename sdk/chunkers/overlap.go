@@ -53,7 +53,7 @@ func (l *layout) overlapStart(s, end int) (overlapAt, bool) {
 	}
 	i := l.blockAt(c)
 	header, headerTok, hdrEnd, hasHeader := l.header(i)
-	bs, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+	bs, _ := l.trimmed(i)
 	if c < bs || c == bs && !l.laterPart(i) || !hasHeader && !isTableOrCode(l, i) {
 		return overlapAt{start: c}, true
 	}

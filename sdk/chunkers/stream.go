@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/chunkkit/chunkkit/sdk"
@@ -352,17 +353,18 @@ const (
 // a window at a time too. A part of prose ends at a line end before a character that is not
 // white space, else at white space before one, else (text without either for a part's length)
 // before any character; it never splits a character. A part of a table or code block ends at
-// the first line end after its size (and after the header, which stays in the first part), so
-// that its rows are those of the whole block; such a block without a line end there is not cut
-// further. size <= 0 (one window) cuts nothing.
+// a line end after its size (and after the header, which stays in the first part; see
+// cutLineParts), so that its rows are those of the whole block; such a block without a line
+// end there is not cut further. size <= 0 (one window) cuts nothing.
 //
 // The chunks of a prose block so cut are those of the whole block at once but for where its
 // parts meet: a unit of packing ends there (as at a line or sentence end, or for text without
 // white space, inside a word), and the token estimates of the two sides are made apart; every
 // chunk still fits the budget, as the final Count checks, and no text is lost. A table or
-// code block is cut into units at line ends anyway, and every later part repeats the header of
-// the first (see partHead), so its chunks are those of the whole block but where a token
-// estimate differs across a line end where two parts meet.
+// code block is cut into units at line ends anyway, and every later part has the header of
+// the first (see partHead) and keeps its first line's indentation, so its chunks are those of
+// the whole block but where a token estimate differs across the line end where two parts
+// meet.
 func splitLarge(b sdk.Block, size int) []sdk.Block {
 	if !isLarge(b, size, false) {
 		return []sdk.Block{b}
@@ -372,8 +374,9 @@ func splitLarge(b sdk.Block, size int) []sdk.Block {
 	if isProse(b) {
 		texts = cutParts(b.Text, size)
 	} else {
-		hdr, _ := headerLen(b.Kind, b.Text)
-		texts = cutLineParts(b.Text, size, hdr)
+		lead := len(b.Text) - len(strings.TrimLeftFunc(b.Text, unicode.IsSpace)) // as trim skips it
+		hdr, _ := headerLen(b.Kind, b.Text[lead:])
+		texts = cutLineParts(b.Text, size, lead+hdr)
 	}
 	out := make([]sdk.Block, 0, len(texts))
 	for _, t := range texts {
@@ -403,23 +406,51 @@ func cutParts(text string, size int) []string {
 	return append(out, text)
 }
 
-// cutLineParts cuts text, a table or code block whose header takes its first hdr bytes, into parts
-// that each end at the first line end at or after size bytes (the first, at or after hdr too),
-// while more than twice size is left; a part with no line end there goes to the end.
+// cutLineParts cuts text, a table or code block whose header takes its first hdr bytes, into
+// parts while more than twice size is left: each ends at a line end after size bytes (the
+// first, after the header's line end too, so that it holds a line more), the first one there
+// before another size bytes that does not start a run of line ends (so that no run that a
+// tokenizer reads as one token is cut), else the first one; a part with no line end there
+// goes to the end.
 func cutLineParts(text string, size, hdr int) []string {
 	var out []string
-	from := max(size, hdr)
-	for len(text) > 2*size && from <= len(text) {
-		nl := strings.IndexByte(text[from-1:], '\n')
-		if nl < 0 || from+nl >= len(text) {
+	from := max(size, hdr+1)
+	for len(text) > 2*size {
+		c := lineCut(text, from, from+size)
+		if c < 0 {
 			break
 		}
-		c := from + nl
 		out = append(out, text[:c])
 		text = text[c:]
 		from = size
 	}
 	return append(out, text)
+}
+
+// lineCut returns where cutLineParts ends a part of text at or after from: the offset after
+// the first line end at or after from-1 that a character other than a line end follows, when
+// that offset is before until, else after the first line end there that something follows;
+// or -1.
+func lineCut(text string, from, until int) int {
+	first := -1
+	for off := from - 1; off < len(text)-1; {
+		nl := strings.IndexByte(text[off:len(text)-1], '\n')
+		if nl < 0 {
+			break
+		}
+		c := off + nl + 1
+		if first < 0 {
+			first = c
+		}
+		if c >= until {
+			break
+		}
+		if text[c] != '\n' && text[c] != '\r' {
+			return c
+		}
+		off = c
+	}
+	return first
 }
 
 // partEnd returns where splitLarge ends the part of text that starts it, at or after size and

@@ -320,17 +320,7 @@ func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 				if name == "no white space" {
 					whole.Counter = sdk.Runes{}
 				}
-				want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m := &measuring{TokenCounter: whole.Counter}
-				windowed := whole
-				windowed.Counter, windowed.WindowBytes = m, window
-				got, err := windowed.Chunk(context.Background(), conformance.Request(), doc)
-				if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(&windowed, whole.Counter)); err != nil {
-					t.Fatal(err)
-				}
+				want, got, m := atOnceAndInWindows(t, whole, doc, window)
 				if m.maxBytes > 4*window {
 					t.Errorf("one Boundaries call measured %d bytes of a %d-byte block with %d-byte windows", m.maxBytes, len(large.Text), window)
 				}
@@ -351,6 +341,9 @@ func TestALargeBlockIsChunkedAWindowAtATime(t *testing.T) {
 				header, ok := headers[name]
 				if !ok {
 					return
+				}
+				if same != len(got) || len(got) != len(want) { // rows and lines are units either way
+					t.Errorf("%d of %d chunks of the %s in windows are not the %d at once", len(got)-same, len(got), name, len(want))
 				}
 				canon := doc.Canonical()
 				from, to := canon.Starts[1], canon.Starts[1]+len(large.Text)
@@ -400,4 +393,103 @@ func TestALargeTableKeptWholeIsNotCut(t *testing.T) {
 	if len(whole) != 1 || whole[0].Content != table.String() {
 		t.Fatalf("%d chunks over budget, want the table whole in one: %d chunks in all", len(whole), len(got))
 	}
+}
+
+// TestALargeTableOrCodeBlockGivesTheWholeBlocksChunks holds a table or code block cut into
+// parts (splitLarge) to the chunks of the block at once, exactly — the same ranges, content
+// and prefixes — for shapes where a part's cut could show: rows cut at words at a small
+// budget, indented lines, rows with leading spaces, blank-line runs through tiktoken, a
+// header longer than a part, and a header too long to repeat before lines but repeated
+// before an overlap.
+func TestALargeTableOrCodeBlockGivesTheWholeBlocksChunks(t *testing.T) {
+	t.Parallel()
+	const window = 64 << 10
+	build := func(head string, line func(i int) string) string {
+		var sb strings.Builder
+		sb.WriteString(head)
+		for i := 0; sb.Len() < 6*window; i++ {
+			sb.WriteString(line(i))
+		}
+		return sb.String()
+	}
+	longHeader := func(n int) string {
+		var hdr, delim strings.Builder
+		hdr.WriteString("|")
+		delim.WriteString("|")
+		for i := 0; hdr.Len() < n; i++ {
+			fmt.Fprintf(&hdr, " h%d |", i)
+			delim.WriteString("---|")
+		}
+		return hdr.String() + "\n" + delim.String() + "\n"
+	}
+	cl, err := cl100k()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name             string
+		block            sdk.Block
+		counter          sdk.TokenCounter
+		maxTokens, overl int
+	}{
+		{"rows cut at words", sdk.Block{Kind: sdk.KindTable, Text: build("| row | says |\n|---|---|\n", func(i int) string {
+			return fmt.Sprintf("| %d | %s|\n", i, strings.Repeat("word ", 20+i%7))
+		})}, sdk.Words{}, 16, chunkers.NoOverlap},
+		{"indented code", sdk.Block{Kind: sdk.KindCode, Text: build("```go\nfunc f() {\n", func(i int) string {
+			return fmt.Sprintf("\tx%d := %d // %s\n", i, i, strings.Repeat("note ", i%9))
+		}) + "}\n```"}, sdk.Words{}, 64, 16},
+		{"rows with leading spaces", sdk.Block{Kind: sdk.KindTable, Text: build("| row | says |\n|---|---|\n", func(i int) string {
+			return fmt.Sprintf("   | %d | %s|\n", i, strings.Repeat("more ", i%30))
+		})}, sdk.Words{}, 64, 16},
+		{"blank-line runs through tiktoken", sdk.Block{Kind: sdk.KindCode, Text: build("```\n", func(i int) string {
+			return fmt.Sprintf("x%d = %d\n\n\n", i, i*i)
+		}) + "```"}, cl, 512, 64},
+		{"a header longer than a part", sdk.Block{Kind: sdk.KindTable, Text: build(longHeader(70<<10), func(i int) string {
+			return fmt.Sprintf("| %d | %s|\n", i, strings.Repeat("more ", 200))
+		})}, sdk.Words{}, 60000, chunkers.NoOverlap},
+		{"a header too long for lines but not for an overlap", sdk.Block{Kind: sdk.KindTable, Text: build(longHeader(100), func(i int) string {
+			return fmt.Sprintf("| %d | a b |\n", i)
+		})}, sdk.Words{}, 40, 6},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.block.Text = strings.TrimSuffix(tc.block.Text, "\n")
+			doc := &sdk.Document{ID: "large", Blocks: []sdk.Block{para("Before."), tc.block, para("After.")}}
+			whole := chunkers.HeadingAware{Config: chunkers.Config{Counter: tc.counter, MaxTokens: tc.maxTokens, OverlapTokens: tc.overl}, WindowBytes: -1}
+			want, got, m := atOnceAndInWindows(t, whole, doc, window)
+			if tc.maxTokens < 1000 && m.maxBytes > 4*window { // a chunk far smaller than a window
+				t.Errorf("one Boundaries call measured %d bytes of a %d-byte block", m.maxBytes, len(tc.block.Text))
+			}
+			key := func(c sdk.Chunk) string { return fmt.Sprint(c.Start, c.End, c.Metadata["prefix"], c.Content) }
+			if len(got) != len(want) {
+				t.Errorf("%d chunks in windows, %d at once", len(got), len(want))
+			}
+			for k := range min(len(got), len(want)) {
+				if key(got[k]) != key(want[k]) {
+					t.Fatalf("chunk %d of %d: in windows [%d, %d) prefix %.20q %.60q; at once [%d, %d) prefix %.20q %.60q", k, len(got),
+						got[k].Start, got[k].End, got[k].Metadata["prefix"], got[k].Content, want[k].Start, want[k].End, want[k].Metadata["prefix"], want[k].Content)
+				}
+			}
+		})
+	}
+}
+
+// atOnceAndInWindows returns the chunks whole (one window) makes of doc and those it makes in
+// windows of window bytes, which it checks with the conformance kit, with what the counter
+// was asked to measure in windows.
+func atOnceAndInWindows(t *testing.T, whole chunkers.HeadingAware, doc *sdk.Document, window int) (want, got []sdk.Chunk, m *measuring) {
+	t.Helper()
+	want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = &measuring{TokenCounter: whole.Counter}
+	windowed := whole
+	windowed.Counter, windowed.WindowBytes = m, window
+	got, err = windowed.Chunk(context.Background(), conformance.Request(), doc)
+	if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(&windowed, whole.Counter)); err != nil {
+		t.Fatal(err)
+	}
+	return want, got, m
 }

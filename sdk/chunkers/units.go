@@ -105,10 +105,8 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 		if i < s.from || l.ends[i] == nil || (b.Kind == sdk.KindHeading && !s.headings) {
 			continue
 		}
-		start, end := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-		if l.head(i) != nil && !l.laterPart(i) {
-			s.header(i, start, end) // the first part of a large table or code block: its header is the parts'
-		}
+		start, end := l.trimmed(i)
+		l.notePartHead(i)
 		switch {
 		case l.tokens(start, end) <= s.room(i) && !l.laterPart(i):
 			out[i] = []unit{{start: start, end: end, block: i, heading: b.Kind == sdk.KindHeading}}
@@ -126,9 +124,10 @@ func (s *splitter) units(ctx context.Context) ([][]unit, error) {
 		}
 	}
 	for i := range out {
-		// A later part of a large block (splitLarge) goes on with the text before it: the
-		// cut made there for memory's sake does not start a chunk.
-		if l.joined != nil && l.joined[i] && len(out[i]) > 0 && !out[i][0].bare {
+		// A later part of a large prose block (splitLarge) goes on with the text before it:
+		// the cut made there for memory's sake does not start a chunk. One of a table or code
+		// block starts at a line start, where its units start as the whole block's do.
+		if l.joined != nil && l.joined[i] && !l.laterPart(i) && len(out[i]) > 0 && !out[i][0].bare {
 			out[i][0].fresh = false
 		}
 	}
@@ -290,8 +289,11 @@ func (s *splitter) lines(i, start, end int) []unit {
 		off += nl + 1
 		cuts = append(cuts, off)
 	}
-	header, headerTok, hdrEnd, ok := s.header(i, start, end)
+	header, headerTok, hdrEnd, ok := s.l.header(i)
 	later := s.l.laterPart(i)
+	if !ok || hdrEnd >= end && !later || headerTok > s.maxTokens/2 { // none, all header, or too long to repeat
+		header, headerTok, ok = "", 0, false
+	}
 	var out []unit
 	prev := start
 	for _, c := range cuts {
@@ -306,22 +308,6 @@ func (s *splitter) lines(i, start, end int) []unit {
 		prev = c
 	}
 	return out
-}
-
-// header returns the header that the later lines of table or code block i, trimmed to
-// [start, end), repeat (see layout.header), with where the lines after it start; ok is false
-// when there is none to repeat, because the block has none, it is all header, or it is too
-// long to repeat (over half the budget). For the first part of a block splitLarge cut, it
-// records what the later parts repeat.
-func (s *splitter) header(i, start, end int) (text string, tok, hdrEnd int, ok bool) {
-	text, tok, hdrEnd, ok = s.l.header(i)
-	if !ok || hdrEnd >= end && !s.l.laterPart(i) || tok > s.maxTokens/2 {
-		text, tok, ok = "", 0, false
-	}
-	if h := s.l.head(i); h != nil && !s.l.laterPart(i) && !h.known {
-		*h = partHead{text: text, tok: tok, known: true}
-	}
-	return text, tok, hdrEnd, ok
 }
 
 // headerEnd returns where the header of table or code block i ends, its newline included: a
@@ -360,29 +346,49 @@ func headerLen(kind sdk.BlockKind, text string) (int, bool) {
 // partHead is the header of a table or code block that splitLarge cut into parts, which every
 // part after the first repeats before its lines as a block split whole repeats it before its
 // later lines: the header's text and tokens as the first part has them (see layout.header),
-// known once that part is cut into units, or "" when the header is not repeated.
+// known once that part is cut into units; text is "" when the block has no header.
 type partHead struct {
 	text  string
 	tok   int
 	known bool
 }
 
-// header returns the header block i repeats before its later lines as Metadata["prefix"]: its
-// text and tokens, and where in the block the lines after it start (the block's start for a
-// later part of a block splitLarge cut, whose header is the first part's). ok is false when
-// the block has no header to repeat.
+// notePartHead records the header of block i in the partHead it shares with the later parts
+// when it is the first part of a table or code block that splitLarge cut, once.
+func (l *layout) notePartHead(i int) {
+	if h := l.head(i); h != nil && !l.laterPart(i) && !h.known {
+		text, tok, _, _ := l.header(i)
+		*h = partHead{text: text, tok: tok, known: true}
+	}
+}
+
+// header returns the header of table or code block i, which its lines after it repeat as
+// Metadata["prefix"] (when not over half the budget, see lines) and an overlap starting
+// among them takes as its prefix: its text and tokens, and where in the block the lines after
+// it start. A later part of a block splitLarge cut has the first part's header, and its lines
+// start at its start. ok is false when the block has no header.
 func (l *layout) header(i int) (text string, tok, end int, ok bool) {
 	if l.laterPart(i) {
 		h := l.heads[i]
-		start, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-		return h.text, h.tok, start, h.text != ""
+		return h.text, h.tok, l.canon.Starts[i], h.text != ""
 	}
 	end, ok = l.headerEnd(i)
 	if !ok {
 		return "", 0, 0, false
 	}
-	start, _ := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+	start, _ := l.trimmed(i)
 	return l.canon.Text[start:end], l.tokens(start, end), end, true
+}
+
+// trimmed returns block i's text without the white space around it, as canonical offsets;
+// a later part of a table or code block splitLarge cut keeps its leading white space, the
+// indentation of a line that the whole block's units keep.
+func (l *layout) trimmed(i int) (start, end int) {
+	start, end = trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
+	if l.laterPart(i) {
+		start = l.canon.Starts[i]
+	}
+	return start, end
 }
 
 // head returns the header block i shares with the other parts of the table or code block
