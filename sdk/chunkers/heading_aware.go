@@ -2,11 +2,8 @@ package chunkers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
-	"slices"
-	"sort"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -115,52 +112,11 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			return
 		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
-		var segs []sdk.SourceSegment // the source of the window's blocks and of those after
-		mapped := false
-		w.source = func() *sdk.SourceMap {
-			if !mapped {
-				return nil
-			}
-			return &sdk.SourceMap{Segments: segs}
+		var src partSource
+		w.source, w.drop = src.source, src.drop
+		if src.read(doc.ID, parts, w.add, yield) {
+			w.end()
 		}
-		w.drop = func(next int) {
-			k := sort.Search(len(segs), func(k int) bool { return segs[k].Start >= next })
-			if k < len(segs)-k { // copied once half is gone: a part's segments are copied O(1) times
-				segs = segs[k:]
-			} else {
-				segs = slices.Clone(segs[k:])
-			}
-		}
-		n := 0 // blocks read
-		for dp, err := range parts {
-			if err != nil {
-				yield(sdk.Chunk{}, err)
-				return
-			}
-			if err := (&sdk.Document{ID: doc.ID, Blocks: dp.Blocks}).Validate(); err != nil {
-				var ie *sdk.InputError
-				if errors.As(err, &ie) {
-					ie.Block += n
-				}
-				yield(sdk.Chunk{}, err)
-				return
-			}
-			if dp.Source != nil {
-				mapped = true
-				if len(segs) == 0 { // the part's own, clipped: a later append copies them
-					segs = slices.Clip(dp.Source.Segments)
-				} else {
-					segs = append(segs, dp.Source.Segments...)
-				}
-			}
-			n += len(dp.Blocks)
-			for _, b := range dp.Blocks {
-				if !w.add(b) {
-					return
-				}
-			}
-		}
-		w.end()
 	}
 }
 

@@ -77,6 +77,12 @@ type Sections struct {
 	// It is off by default: on the evaluation sets measured it made retrieved chunks longer
 	// without finding more (see docs/reference/chunkers.md).
 	PackSections bool
+	// WindowBytes is the canonical text a window holds at least before ChunkSeq and
+	// ChunkParts end it before the next section heading at the outermost level (see
+	// sections_stream.go); 0 means DefaultWindowBytes and a negative value one window for the
+	// whole document. The chunks are the same whatever it is — it trades memory for calls to
+	// the counter.
+	WindowBytes int
 }
 
 // effectiveLevel returns the split level for doc: 0 for NoSplit; else SplitLevel (0 meaning
@@ -136,18 +142,23 @@ func (p *packer) packs(path []string, end int, cx *contexter) bool {
 	return true
 }
 
-// Chunk implements sdk.Chunker.
+// Chunk implements sdk.Chunker: it returns the chunks ChunkSeq yields.
 func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
-	const name = "sections chunker"
-	maxTokens, overlap, err := s.check(name)
+	return collect(s.ChunkSeq(ctx, req, doc))
+}
+
+const sectionsName = "sections chunker"
+
+// chunkWindow returns the chunks of doc, the window at of a document whose sections start at
+// headings of level split and above (effectiveLevel), which starts with the document or with
+// a section heading that no section before it encloses (see sectionCutter).
+func (s *Sections) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, split int, at part, maxTokens, overlap int) ([]sdk.Chunk, []chunkNotes, error) {
+	const name = sectionsName
+	l, err := measureLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	l, err := newLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
-	if err != nil {
-		return nil, err
-	}
-	split := s.effectiveLevel(doc)
+	l.base = at.base
 	starts := func(b sdk.Block) bool { return b.Level <= split }
 	secs := headingSections(l, starts)
 	cx := newContexter(l, s.contextMode(ContextTitlePath), maxTokens)
@@ -155,7 +166,7 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	sp := splitter{l: l, maxTokens: maxTokens, keepTables: s.KeepTablesWhole, sentences: s.Sentences, headings: true, overlap: overlap > 0}
 	units, err := sp.units(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
+		return nil, nil, fmt.Errorf("%s: document %q: %w", name, doc.ID, err)
 	}
 	for i, b := range doc.Blocks {
 		if b.Kind == sdk.KindHeading && !starts(b) {
@@ -193,86 +204,106 @@ func (s *Sections) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document
 	p.flush()
 	drafts, err := verify(ctx, name, s.Counter, l, p.out, maxTokens)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	notes := linkFootnotes(l, drafts)
-	chunks := finish(l, drafts, req)
+	return finishPart(l, drafts, req, at), footnotesOf(l, drafts), nil
+}
+
+// chunkNotes is what linking footnotes needs of one chunk (see linkFootnotes): the label of
+// the footnote whose text it holds alone ("" for none), and the labels of the footnote blocks
+// whose text it holds, one a block, in order.
+type chunkNotes struct {
+	label string
+	holds []string
+}
+
+// footnotesOf returns the chunkNotes of every draft, or nil when the window has no labelled
+// footnote block.
+func footnotesOf(l *layout, drafts []*draft) []chunkNotes {
+	labels := make([]string, len(l.doc.Blocks)) // per block, the label of a footnote block
+	any := false
+	for i, b := range l.doc.Blocks {
+		if b.Kind == sdk.KindFootnote {
+			labels[i] = footnoteLabel(b)
+			any = any || labels[i] != ""
+		}
+	}
+	if !any {
+		return nil
+	}
+	notes := make([]chunkNotes, len(drafts))
+	for k, d := range drafts {
+		if i := l.blockAt(d.start); labels[i] != "" && d.end <= l.blockEnd(i) {
+			notes[k].label = labels[i]
+		}
+		for i := l.blockAt(d.start); i < len(labels) && l.canon.Starts[i] < d.end; i++ {
+			if labels[i] != "" && l.blockEnd(i) > d.start {
+				notes[k].holds = append(notes[k].holds, labels[i])
+			}
+		}
+	}
+	return notes
+}
+
+// linkFootnotes links the footnotes of chunks, a document's from its first footnote block or
+// reference on, in order, with notes their chunkNotes (nil entries for none): for every
+// labelled footnote block, the first chunk that references its label (other than one that
+// holds that footnote alone) lists the other chunks that hold the footnote's text in
+// Metadata[MetaFootnotes]; a chunk that holds nothing but footnote text carries
+// Metadata[MetaFootnoteLabel], takes the referencing chunk's section path, and has it as
+// parent when it comes first.
+func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes) {
+	wanted := map[string]bool{}
+	for _, n := range notes {
+		for _, label := range n.holds {
+			wanted[label] = true
+		}
+	}
+	if len(wanted) == 0 {
+		return
+	}
+	first := map[string]int{} // label → the first chunk that references it
+	for k := range chunks {
+		if len(first) == len(wanted) {
+			break
+		}
+		eachReference(chunks[k].Content, func(label string) {
+			if _, seen := first[label]; !seen && wanted[label] && label != notes[k].label {
+				first[label] = k
+			}
+		})
+	}
+	held := make([][]int, len(chunks)) // per referencing chunk, the chunks that hold its footnotes
+	for k, n := range notes {
+		for _, label := range n.holds {
+			r, ok := first[label]
+			if !ok {
+				continue
+			}
+			if n.label != "" {
+				c := &chunks[k]
+				c.SectionPath, c.SectionTitle = slices.Clone(chunks[r].SectionPath), chunks[r].SectionTitle
+				if r < k {
+					c.ParentID = chunks[r].ID
+				}
+			}
+			if h := held[r]; r != k && (len(h) == 0 || h[len(h)-1] != k) {
+				held[r] = append(h, k)
+			}
+		}
+	}
 	for k, n := range notes {
 		if n.label != "" {
 			chunks[k].Metadata[MetaFootnoteLabel] = n.label
 		}
-		if len(n.notes) > 0 {
-			ids := make([]string, len(n.notes))
-			for j, f := range n.notes {
+		if len(held[k]) > 0 {
+			ids := make([]string, len(held[k]))
+			for j, f := range held[k] {
 				ids[j] = chunks[f].ID
 			}
 			chunks[k].Metadata[MetaFootnotes] = ids
 		}
 	}
-	return chunks, nil
-}
-
-// footnoteLinks says, for one draft, the label of the footnote it holds alone ("" for none)
-// and the positions of the other drafts that hold the text of footnotes it is the first to
-// reference.
-type footnoteLinks struct {
-	label string
-	notes []int
-}
-
-// linkFootnotes finds, for every labelled footnote block, the first draft that references its
-// label and the drafts that hold its text. The referencing draft lists the holders other than
-// itself; a holder that holds nothing but footnote text takes the referencing draft's path,
-// and its parent when that draft comes first. It returns nil when the document has no
-// labelled footnote.
-func linkFootnotes(l *layout, drafts []*draft) []footnoteLinks {
-	labels := make([]string, len(l.doc.Blocks)) // per block, the label of a footnote block
-	wanted := map[string]bool{}
-	for i, b := range l.doc.Blocks {
-		if b.Kind == sdk.KindFootnote {
-			if labels[i] = footnoteLabel(b); labels[i] != "" {
-				wanted[labels[i]] = true
-			}
-		}
-	}
-	if len(wanted) == 0 {
-		return nil
-	}
-	links := make([]footnoteLinks, len(drafts))
-	for k, d := range drafts {
-		if i := l.blockAt(d.start); labels[i] != "" && d.end <= l.blockEnd(i) {
-			links[k].label = labels[i]
-		}
-	}
-	first := map[string]int{} // label → the first draft that references it
-	for k, d := range drafts {
-		if len(first) == len(wanted) {
-			break
-		}
-		eachReference(d.content(l.canon.Text), func(label string) {
-			if _, seen := first[label]; !seen && wanted[label] && label != links[k].label {
-				first[label] = k
-			}
-		})
-	}
-	for k, d := range drafts {
-		for i := l.blockAt(d.start); i < len(labels) && l.canon.Starts[i] < d.end; i++ {
-			r, ok := first[labels[i]]
-			if labels[i] == "" || !ok || l.blockEnd(i) <= d.start {
-				continue
-			}
-			if links[k].label != "" {
-				d.path = slices.Clone(drafts[r].path)
-				if r < k {
-					d.parent = drafts[r]
-				}
-			}
-			if n := links[r].notes; r != k && (len(n) == 0 || n[len(n)-1] != k) {
-				links[r].notes = append(n, k)
-			}
-		}
-	}
-	return links
 }
 
 // footnoteLabel returns a footnote block's label: Attrs[AttrFootnoteLabel] when it is a

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
@@ -60,6 +62,22 @@ func FuzzSections(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkFootnoteLinks(t, chunks)
+		// Windows as small as can be give the chunks of one window (see sections_stream.go).
+		if err == nil {
+			small, whole := *c, *c
+			small.WindowBytes, whole.WindowBytes = 1, -1
+			want, err := whole.Chunk(context.Background(), req, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := small.Chunk(context.Background(), req, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("windows of one section each differ from the whole document (-whole +windows):\n%s", diff)
+			}
+		}
 	})
 }
 

@@ -2,8 +2,10 @@ package chunkers
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -515,4 +517,64 @@ func collect(seq iter.Seq2[sdk.Chunk, error]) ([]sdk.Chunk, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// partSource reads a document's parts for ChunkParts and keeps the source segments of the
+// blocks of the window being chunked and of those after it.
+type partSource struct {
+	segs   []sdk.SourceSegment
+	mapped bool // a part had a source map
+}
+
+// read validates each part of the document docID and hands its blocks to add in order; it
+// reports false, the error yielded, when a part fails or does not validate, or when add does.
+func (p *partSource) read(docID string, parts iter.Seq2[sdk.DocumentPart, error], add func(sdk.Block) bool, yield func(sdk.Chunk, error) bool) bool {
+	n := 0 // blocks read
+	for dp, err := range parts {
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return false
+		}
+		if err := (&sdk.Document{ID: docID, Blocks: dp.Blocks}).Validate(); err != nil {
+			var ie *sdk.InputError
+			if errors.As(err, &ie) {
+				ie.Block += n
+			}
+			yield(sdk.Chunk{}, err)
+			return false
+		}
+		if dp.Source != nil {
+			p.mapped = true
+			if len(p.segs) == 0 { // the part's own, clipped: a later append copies them
+				p.segs = slices.Clip(dp.Source.Segments)
+			} else {
+				p.segs = append(p.segs, dp.Source.Segments...)
+			}
+		}
+		n += len(dp.Blocks)
+		for _, b := range dp.Blocks {
+			if !add(b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// source returns the source map of the segments kept, nil when no part had one.
+func (p *partSource) source() *sdk.SourceMap {
+	if !p.mapped {
+		return nil
+	}
+	return &sdk.SourceMap{Segments: p.segs}
+}
+
+// drop lets the segments before canonical offset next go: the next window starts there.
+func (p *partSource) drop(next int) {
+	k := sort.Search(len(p.segs), func(k int) bool { return p.segs[k].Start >= next })
+	if k < len(p.segs)-k { // copied once half is gone: a part's segments are copied O(1) times
+		p.segs = p.segs[k:]
+	} else {
+		p.segs = slices.Clone(p.segs[k:])
+	}
 }

@@ -173,22 +173,9 @@ func TestChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
 			}
 			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}, {0, 1}} {
 				name := fmt.Sprintf("%s/%s/piece=%d/window=%d", configName(c), id, sizes[0], sizes[1])
-				pd, parts, err := markdown.ParseParts([]byte(src), markdown.Options{ID: id}, sizes[0])
-				if err != nil {
-					t.Fatal(err)
-				}
 				pc := *c
 				pc.WindowBytes = sizes[1]
-				var got []sdk.Chunk
-				for ch, err := range pc.ChunkParts(context.Background(), conformance.Request(), pd, parts) {
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					got = append(got, ch)
-				}
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("%s: ChunkParts differs from Chunk of the whole document (-whole +parts):\n%s", name, diff)
-				}
+				checkChunkParts(t, name, &pc, src, id, sizes[0], want)
 			}
 		}
 	}
@@ -492,4 +479,24 @@ func atOnceAndInWindows(t *testing.T, whole chunkers.HeadingAware, doc *sdk.Docu
 		t.Fatal(err)
 	}
 	return want, got, m
+}
+
+// checkChunkParts checks that pc's ChunkParts of src, id, read by markdown.ParseParts at piece
+// bytes a piece, gives want, the chunks of the whole document at once.
+func checkChunkParts(t *testing.T, name string, pc sdk.PartChunker, src, id string, piece int, want []sdk.Chunk) {
+	t.Helper()
+	pd, parts, err := markdown.ParseParts([]byte(src), markdown.Options{ID: id}, piece)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sdk.Chunk
+	for ch, err := range pc.ChunkParts(context.Background(), conformance.Request(), pd, parts) {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got = append(got, ch)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%s: ChunkParts differs from Chunk of the whole document (-whole +parts):\n%s", name, diff)
+	}
 }

@@ -1,0 +1,170 @@
+package chunkers_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/adapters/markdown"
+	"github.com/chunkkit/chunkkit/conformance"
+	"github.com/chunkkit/chunkkit/sdk"
+	"github.com/chunkkit/chunkkit/sdk/chunkers"
+)
+
+// sectionsConfigs are the Sections configurations the window tests compare at: both counters,
+// a small and the default budget, each split level that changes where sections start, no
+// overlap and no context, and PackSections (whose documents are one window).
+func sectionsConfigs(t *testing.T) []*chunkers.Sections {
+	t.Helper()
+	var out []*chunkers.Sections
+	for _, counter := range []sdk.TokenCounter{sdk.Words{}, cl100kCounter(t)} {
+		for _, budget := range []int{16, 512} {
+			for _, level := range []int{0, 1, 3, chunkers.NoSplit} {
+				out = append(out, &chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: budget}, SplitLevel: level})
+			}
+			out = append(out,
+				&chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: budget, OverlapTokens: chunkers.NoOverlap, Context: chunkers.ContextNone}},
+				&chunkers.Sections{Config: chunkers.Config{Counter: counter, MaxTokens: budget}, PackSections: true})
+		}
+	}
+	return out
+}
+
+func sectionsName(s *chunkers.Sections) string {
+	return fmt.Sprintf("%s/max=%d/overlap=%d/context=%s/split=%d/pack=%v", counterName(s.Counter), s.MaxTokens, s.OverlapTokens, s.Context, s.SplitLevel, s.PackSections)
+}
+
+// calls counts a counter's Boundaries calls: one a window.
+type calls struct {
+	sdk.TokenCounter
+	n int
+}
+
+func (c *calls) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	c.n++
+	return c.TokenCounter.Boundaries(ctx, texts)
+}
+
+// TestSectionsWindowsGiveTheWholeDocumentsChunks holds Sections' windows (ChunkSeq, and Chunk
+// through it) to the chunks of the whole document at once: with windows as small as can be,
+// every place a window may end is one, and the chunks must be exactly those of one window —
+// the shipped documents (doc2mark's with footnotes among them) and the window tests' Markdown.
+func TestSectionsWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	t.Parallel()
+	docs := windowDocs(t)
+	// Footnotes: referenced in an early section, defined at the end, and one defined first.
+	notes := &sdk.Document{ID: "notes", Title: "Notes"}
+	for _, text := range []string{"# A", "Body with a note [^1] here.", "# B", "b text", "# C", "c text [^2]", "# D", "d"} {
+		b := sdk.Block{Kind: sdk.KindParagraph, Text: text}
+		if h, ok := strings.CutPrefix(text, "# "); ok {
+			b = sdk.Block{Kind: sdk.KindHeading, Level: 1, Text: h}
+		}
+		notes.Blocks = append(notes.Blocks, b)
+	}
+	notes.Blocks = append(notes.Blocks, sdk.Block{Kind: sdk.KindFootnote, Text: "[^1]: The first note."}, sdk.Block{Kind: sdk.KindFootnote, Text: "[^2]: The second."})
+	early := &sdk.Document{ID: "early notes", Blocks: append([]sdk.Block{{Kind: sdk.KindFootnote, Text: "[^3]: Defined first."}}, notes.Blocks[:len(notes.Blocks)-2]...)}
+	early.Blocks[2].Text += " [^3]"
+	docs = append(docs, notes, early)
+	cuts := 0
+	for _, c := range sectionsConfigs(t) {
+		whole, small := *c, *c
+		whole.WindowBytes = -1
+		counted := &calls{TokenCounter: c.Counter}
+		small.Counter, small.WindowBytes = counted, 1
+		for _, doc := range docs {
+			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", sectionsName(c), doc.ID, err)
+			}
+			counted.n = 0
+			var got []sdk.Chunk
+			for ch, err := range small.ChunkSeq(context.Background(), conformance.Request(), doc) {
+				if err != nil {
+					t.Fatalf("%s: %s: ChunkSeq: %v", sectionsName(c), doc.ID, err)
+				}
+				got = append(got, ch)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s: %s: windows of one section each differ from the whole document (-whole +windows):\n%s", sectionsName(c), doc.ID, diff)
+			}
+			if c.PackSections && counted.n > 1 {
+				t.Errorf("%s: %s: %d windows with PackSections, which packs across sections", sectionsName(c), doc.ID, counted.n)
+			}
+			cuts += max(counted.n-1, 0)
+		}
+	}
+	if cuts < 100 {
+		t.Fatalf("%d window ends in all: the test compares too little", cuts)
+	}
+	t.Logf("%d window ends compared", cuts)
+}
+
+// TestSectionsChunkPartsGivesTheWholeDocumentsChunks holds ChunkParts, reading the Markdown
+// adapter's ParseParts, to Chunk of the document Parse gives, with pieces and windows as small
+// as can be and of a few kilobytes.
+func TestSectionsChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
+	t.Parallel()
+	sources := windowSources(t)
+	sources["late level.md"] = "Intro.\n\n### Deep first\n\ntext\n\n#### Deeper\n\nmore\n\n## Settles\n\nbody\n\n## Next\n\nend"
+	sources["only deep.md"] = "Intro.\n\n### A\n\na\n\n### B\n\nb\n\n#### C\n\nc"
+	sources["footnote reference.md"] = "# A\n\nsee [^1] here\n\n# B\n\nb\n\n# C\n\nc"
+	for _, c := range sectionsConfigs(t) {
+		whole := *c
+		whole.WindowBytes = -1
+		for id, src := range sources {
+			doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}} {
+				name := fmt.Sprintf("%s/%s/piece=%d/window=%d", sectionsName(c), id, sizes[0], sizes[1])
+				pc := *c
+				pc.WindowBytes = sizes[1]
+				checkChunkParts(t, name, &pc, src, id, sizes[0], want)
+			}
+		}
+	}
+}
+
+// TestSectionsLargeDocumentIsChunkedAWindowAtATime: a document of many sections is measured a
+// window at a time, with a footnote reference in it (whose chunks are then held) or not.
+func TestSectionsLargeDocumentIsChunkedAWindowAtATime(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	for i := 0; sb.Len() < 2<<20; i++ {
+		fmt.Fprintf(&sb, "# Part %d\n\n## Section %d\n\n%s\n\n", i, i, strings.Repeat("Some words of a section. ", 40))
+	}
+	src := sb.String()
+	for _, tc := range []struct {
+		name    string
+		src     string
+		windows func(n int) bool
+	}{
+		{"sections", src, func(n int) bool { return n >= 6 }},
+		{"a footnote reference half way", src[:len(src)/2] + "A note [^1].\n\n" + src[len(src)/2:], func(n int) bool { return n >= 6 }},
+	} {
+		doc, err := markdown.Parse([]byte(tc.src), markdown.Options{ID: "big.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &measuring{TokenCounter: sdk.Words{}}
+		s := &chunkers.Sections{Config: chunkers.Config{Counter: m, MaxTokens: 128}}
+		got, err := s.Chunk(context.Background(), conformance.Request(), doc)
+		if err := conformance.CheckResult(context.Background(), doc, conformance.Request(), got, err, conformance.OptionsFor(s, sdk.Words{})); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !tc.windows(m.calls) {
+			t.Errorf("%s: %d Boundaries calls for %d bytes at %d a window", tc.name, m.calls, len(tc.src), chunkers.DefaultWindowBytes)
+		}
+		if m.maxBytes > 2*chunkers.DefaultWindowBytes {
+			t.Errorf("%s: one Boundaries call measured %d bytes", tc.name, m.maxBytes)
+		}
+	}
+}
