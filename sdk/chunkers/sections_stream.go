@@ -41,8 +41,23 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 			yield(sdk.Chunk{}, err)
 			return
 		}
+		split := s.effectiveLevel(doc)
+		if size := s.windowBytes(); size <= 0 || textBytes(doc.Blocks) <= size { // most documents: one window, no copy of the blocks
+			chunks, notes, err := s.chunkWindow(ctx, req, doc, split, part{source: doc.Source}, maxTokens, overlap)
+			if err != nil {
+				yield(sdk.Chunk{}, err)
+				return
+			}
+			linkFootnotes(chunks, notes)
+			for _, c := range chunks {
+				if !yield(c, nil) {
+					return
+				}
+			}
+			return
+		}
 		w := s.windows(ctx, req, doc, maxTokens, overlap, yield)
-		w.cut.level, w.cut.known = s.effectiveLevel(doc), true
+		w.cut.level, w.cut.known = split, true
 		w.source = func() *sdk.SourceMap { return doc.Source }
 		for _, b := range doc.Blocks {
 			if !w.add(b) {
@@ -224,4 +239,13 @@ func (c *sectionCutter) next(b sdk.Block) (off int, cut bool) {
 	}
 	c.prev, c.hasPrev = b, true
 	return off, cut
+}
+
+// textBytes returns the bytes of the blocks' texts, their separators left out.
+func textBytes(blocks []sdk.Block) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text)
+	}
+	return n
 }
