@@ -143,7 +143,9 @@ func (w *sectionWindows) end() {
 		return
 	}
 	linkFootnotes(w.held, w.notes)
-	for _, c := range w.held {
+	for k, c := range w.held {
+		w.held[k] = sdk.Chunk{} // yielded: let it go
+		c.EmbedText = sdk.JoinContext(c.Context, c.Content)
 		if !w.yield(c, nil) {
 			return
 		}
@@ -171,7 +173,10 @@ func (w *sectionWindows) flush(next int) bool {
 			}
 			w.notes = append(w.notes, notes...)
 		}
-		w.held = append(w.held, chunks...)
+		for _, c := range chunks {
+			c.EmbedText = "" // JoinContext(Context, Content) again when yielded: one copy of the text held, not two
+			w.held = append(w.held, c)
+		}
 		chunks = nil
 	}
 	for _, c := range chunks {
