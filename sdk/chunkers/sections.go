@@ -66,8 +66,11 @@ const (
 //
 // Counter is required; the zero values of the other fields mean the documented defaults.
 // Counter calls and verification are as for HeadingAware: one Boundaries and one Count call per
-// document, and a further Count only for a chunk whose verified count exceeds its estimate. It
-// is safe for concurrent use if its Counter and Sentences are.
+// window (see WindowBytes; a document of up to a window is one), and a further Count only for a
+// chunk whose verified count exceeds its estimate. A window ends only before a section: a
+// document without a heading that starts one (plain text, OCR output, NoSplit) is one window,
+// measured whole, and so are a huge block's tokens, which HeadingAware cuts into parts. It is
+// safe for concurrent use if its Counter and Sentences are.
 type Sections struct {
 	Config
 	// SplitLevel is the deepest heading level that starts a section; 0 means 2 and NoSplit

@@ -3,7 +3,6 @@ package chunkers
 import (
 	"context"
 	"iter"
-	"strings"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -14,7 +13,8 @@ import (
 // PackSections, which packs a section into the chunk before it. The windows' chunks are
 // exactly the whole document's. Footnotes link chunks across the document (a footnote's
 // chunk takes the path of the first chunk that references it, which lists it), so from the
-// first footnote block or footnote reference ("[^") on, the windows' chunks are held, with
+// first footnote block or footnote reference ("[^label]", see eachReference) on, the windows'
+// chunks are held, with
 // what linking needs of them (chunkNotes), and linked and yielded at the end: the chunks,
 // not the windows' token ends and drafts.
 
@@ -226,7 +226,7 @@ func (c *sectionCutter) next(b sdk.Block) (off int, cut bool) {
 	if sdk.IsBlank(b.Text) {
 		return off, false
 	}
-	if b.Kind == sdk.KindFootnote || strings.Contains(b.Text, "[^") {
+	if !c.notes && (b.Kind == sdk.KindFootnote || hasReference(b.Text)) {
 		c.notes = true
 	}
 	if !c.known && b.Kind == sdk.KindHeading && b.Level <= c.split {
@@ -253,4 +253,13 @@ func textBytes(blocks []sdk.Block) int {
 		n += len(b.Text)
 	}
 	return n
+}
+
+// hasReference reports whether text holds a footnote reference, "[^label]" not followed by
+// ":" (see eachReference), which is what linkFootnotes looks for in a chunk's text: a
+// reference never crosses a block, whose label holds no white space.
+func hasReference(text string) bool {
+	found := false
+	eachReference(text, func(string) { found = true })
+	return found
 }
