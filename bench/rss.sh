@@ -15,6 +15,7 @@
 #     page (same target), read a part of its regions at a time;
 #   - the ~50 MB Markdown with --strategy sections, as it is and with its footnote references
 #     ("[^") made plain text (same target): Sections holds the chunks from the first one on;
+#     and with --strategy fixed (same target);
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -135,10 +136,11 @@ for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr" 
 	done
 done
 [ -f "$OUT/nonotes.md" ] || sed 's/\[\^/[/g' "$big" >"$OUT/nonotes.md"
-for f in "$big" "$OUT/nonotes.md"; do
-	echo "$(basename "$f") with --strategy sections: one file of $(($(stat -c %s "$f") / 1000000)) MB (host target: $((4 * $(stat -c %s "$f") / 1000000)) MB)"
+for run in "$big sections" "$OUT/nonotes.md sections" "$big fixed"; do
+	f=${run% *} strategy=${run##* }
+	echo "$(basename "$f") with --strategy $strategy: one file of $(($(stat -c %s "$f") / 1000000)) MB (host target: $((4 * $(stat -c %s "$f") / 1000000)) MB)"
 	for tk in words tiktoken:cl100k_base; do
-		echo "  $tk: $(hwm bin/chunkkit chunk "$f" --strategy sections --format jsonl --tokenizer "$tk")"
+		echo "  $tk: $(hwm bin/chunkkit chunk "$f" --strategy "$strategy" --format jsonl --tokenizer "$tk")"
 	done
 done
 echo "a corpus of $(du -sm "$many" | cut -f1) MB (target: 300 MB)"

@@ -109,7 +109,7 @@ func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 func TestRunStreamWithAChunkerThatDoesNotStream(t *testing.T) {
 	t.Parallel()
 	ins := append(docs(3), bigDoc("big", 200))
-	chunker := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 24}}
+	chunker := &chunkers.Noop{Counter: sdk.Words{}}
 	want := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2})
 	got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2, Stream: true})
 	if diff := cmp.Diff(want, got); diff != "" {

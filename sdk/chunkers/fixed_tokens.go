@@ -2,6 +2,7 @@ package chunkers
 
 import (
 	"context"
+	"iter"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -13,26 +14,138 @@ import (
 // white space. Its Context is empty by default (ContextNone); ContextTitle and ContextTitlePath
 // give the document's title, and ContextPath nothing, as FixedTokens knows no headings. Counter is
 // required; zero MaxTokens and OverlapTokens mean 512 and 64 (NoOverlap means none); Sentences
-// and KeepTablesWhole are not read. Calls and verification are as for HeadingAware.
+// and KeepTablesWhole are not read. Calls and verification are as for HeadingAware: one
+// Boundaries and one Count call per window of WindowBytes.
 type FixedTokens struct {
 	Config
+	// WindowBytes is the canonical text FixedTokens measures at least at once (0 means
+	// DefaultWindowBytes, a negative value the whole document): ChunkSeq and ChunkParts make
+	// the chunks whose tokens it holds and measure the next blocks with those of the chunk
+	// that goes on past them, so that the chunks are the same whatever it is.
+	WindowBytes int
 }
 
 // KeepsWords reports false: FixedTokens cuts at token boundaries wherever they fall.
 func (f *FixedTokens) KeepsWords() bool { return false }
 
-// Chunk implements sdk.Chunker.
+const fixedTokensName = "fixed-tokens chunker"
+
+// Chunk implements sdk.Chunker: it returns the chunks ChunkSeq yields.
 func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Document) ([]sdk.Chunk, error) {
-	const name = "fixed-tokens chunker"
-	maxTokens, overlap, err := f.check(name)
-	if err != nil {
-		return nil, err
+	return collect(f.ChunkSeq(ctx, req, doc))
+}
+
+// ChunkSeq implements sdk.StreamChunker: it yields the document's chunks a window of blocks at
+// a time (see WindowBytes).
+func (f *FixedTokens) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Document) iter.Seq2[sdk.Chunk, error] {
+	return func(yield func(sdk.Chunk, error) bool) {
+		maxTokens, overlap, err := f.check(fixedTokensName)
+		if err == nil {
+			err = checkInput(fixedTokensName, f.Counter, doc)
+		}
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return
+		}
+		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
+		w.source = func() *sdk.SourceMap { return doc.Source }
+		if w.size <= 0 || textBytes(doc.Blocks) <= w.size { // most documents: one window, no copy of the blocks
+			w.blocks = doc.Blocks
+		} else {
+			for _, b := range doc.Blocks {
+				if !w.add(b) {
+					return
+				}
+			}
+		}
+		w.end()
 	}
-	l, err := newLayout(ctx, name, f.Counter, doc, func(sdk.Block) bool { return true })
-	if err != nil {
-		return nil, err
+}
+
+// ChunkParts implements sdk.PartChunker: it yields the chunks of the document whose blocks
+// parts yields, a window at a time as in ChunkSeq, reading the parts only as far as the window
+// it is chunking.
+func (f *FixedTokens) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error]) iter.Seq2[sdk.Chunk, error] {
+	return func(yield func(sdk.Chunk, error) bool) {
+		maxTokens, overlap, err := f.check(fixedTokensName)
+		if err == nil {
+			err = checkInput(fixedTokensName, f.Counter, &sdk.Document{ID: doc.ID})
+		}
+		if err != nil {
+			yield(sdk.Chunk{}, err)
+			return
+		}
+		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
+		var src partSource
+		w.source, w.drop = src.source, src.drop
+		if src.read(doc.ID, parts, w.add, yield) {
+			w.end()
+		}
 	}
-	cx := newContexter(l, f.contextMode(ContextNone), maxTokens)
+}
+
+// fixedWindows hands a document's blocks to FixedTokens a window at a time: once the blocks
+// held reach size bytes, it makes the chunks whose tokens they hold and keeps, for the next
+// window, the blocks from the one the next chunk starts in.
+type fixedWindows struct {
+	f                  *FixedTokens
+	ctx                context.Context
+	req                sdk.Request
+	doc                *sdk.Document // the document's identity; its blocks come through add
+	maxTokens, overlap int
+	yield              func(sdk.Chunk, error) bool
+	size               int         // the text a window holds at least; 0 for one window
+	blocks             []sdk.Block // the window's
+	bytes              int         // the canonical text of blocks
+	kept               int         // of which the blocks kept from the window before
+	at                 part        // where the window's first block is in the whole document
+	next               int         // the next chunk's first token, counted in the window
+	prevEnd            int         // the whole-document offset the last chunk made ends at; -1 for none
+	source             func() *sdk.SourceMap
+	drop               func(next int)
+}
+
+func (f *FixedTokens) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *fixedWindows {
+	size := f.WindowBytes
+	switch {
+	case size == 0:
+		size = DefaultWindowBytes
+	case size < 0:
+		size = 0
+	}
+	return &fixedWindows{f: f, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, size: size, prevEnd: -1}
+}
+
+// add takes the next block, and chunks what the window holds once it reaches its size. It
+// reports false when the chunks are no longer wanted or chunking failed.
+func (w *fixedWindows) add(b sdk.Block) bool {
+	if len(w.blocks) > 0 {
+		w.bytes += len(sdk.Separator)
+	}
+	w.blocks = append(w.blocks, b)
+	w.bytes += len(b.Text)
+	if w.size > 0 && w.bytes-w.kept >= w.size { // a window's worth of new text: each is measured O(1) times
+		return w.run(false)
+	}
+	return true
+}
+
+// end chunks the rest.
+func (w *fixedWindows) end() { w.run(true) }
+
+// run makes the chunks of the window's tokens — all of them when last, else those whose
+// window of tokens the blocks hold — yields them, and keeps the blocks the next chunk starts
+// in for the next window.
+func (w *fixedWindows) run(last bool) bool {
+	doc := *w.doc
+	doc.Blocks, doc.Source = w.blocks, nil
+	l, err := measureLayout(w.ctx, fixedTokensName, w.f.Counter, &doc, func(sdk.Block) bool { return true })
+	if err != nil {
+		w.yield(sdk.Chunk{}, err)
+		return false
+	}
+	l.base = w.at.base
+	cx := newContexter(l, w.f.contextMode(ContextNone), w.maxTokens)
 	title := cx.render(nil) // FixedTokens knows no sections: a context is the title at most
 	all := l.all
 	startOf := func(i int) int {
@@ -42,29 +155,58 @@ func (f *FixedTokens) Chunk(ctx context.Context, req sdk.Request, doc *sdk.Docum
 		return all[i-1]
 	}
 	var drafts []*draft
-	var prev *draft
-	for i := 0; i < len(all); {
+	i := w.next
+	for i < len(all) && (last || i+w.maxTokens <= len(all)) {
 		// The window is tokens i..j; separators between blocks count too, so shrink to fit.
-		j := min(i+maxTokens, len(all)) - 1
-		for j > i && l.tokens(startOf(i), all[j])+title.cost > maxTokens {
+		j := min(i+w.maxTokens, len(all)) - 1
+		for j > i && l.tokens(startOf(i), all[j])+title.cost > w.maxTokens {
 			j--
 		}
 		d := &draft{kind: sdk.ChunkBody, start: startOf(i), body: startOf(i), end: all[j], context: title.text}
-		if prev != nil && prev.end > d.start {
-			d.body, d.overlapEnd = prev.end, prev.end
+		if prev := w.prevEnd - w.at.base; w.prevEnd >= 0 && prev > d.start {
+			d.body, d.overlapEnd = prev, prev
 		}
 		if d.trimmed(l.canon.Text) {
 			drafts = append(drafts, d)
-			prev = d
+			w.prevEnd = w.at.base + d.end
 		}
-		if j == len(all)-1 {
+		if last && j == len(all)-1 {
+			i = len(all)
 			break
 		}
-		i = max(i+1, j+1-overlap)
+		i = max(i+1, j+1-w.overlap)
 	}
-	drafts, err = verify(ctx, name, f.Counter, l, drafts, maxTokens)
+	drafts, err = verify(w.ctx, fixedTokensName, w.f.Counter, l, drafts, w.maxTokens)
 	if err != nil {
-		return nil, err
+		w.yield(sdk.Chunk{}, err)
+		return false
 	}
-	return finish(l, drafts, req), nil
+	w.at.source = w.source()
+	for _, c := range finishPart(l, drafts, w.req, w.at) {
+		if !w.yield(c, nil) {
+			return false
+		}
+	}
+	if last {
+		return true
+	}
+	// Keep the blocks from the one the next chunk starts in: the end of token i-1.
+	keep := 0
+	if i > 0 {
+		keep = l.blockAt(startOf(i))
+	}
+	tokens := 0 // the tokens of the blocks let go
+	for _, e := range l.ends[:keep] {
+		tokens += len(e)
+	}
+	next := w.at.base + l.canon.Starts[keep]
+	if w.drop != nil {
+		w.drop(next)
+	}
+	w.blocks = append([]sdk.Block(nil), w.blocks[keep:]...)
+	w.bytes -= l.canon.Starts[keep]
+	w.kept = w.bytes
+	w.at = part{base: next, first: w.at.first + len(drafts)}
+	w.next = i - tokens
+	return true
 }
