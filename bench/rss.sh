@@ -15,7 +15,7 @@
 #     page (same target), read a part of its regions at a time;
 #   - the ~50 MB Markdown with --strategy sections, as it is and with its footnote references
 #     ("[^") made plain text (same target): Sections holds the chunks from the first one on;
-#     and with --strategy fixed (same target);
+#     and with --strategy fixed and noop (same target);
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -136,7 +136,7 @@ for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr" 
 	done
 done
 [ -f "$OUT/nonotes.md" ] || sed 's/\[\^/[/g' "$big" >"$OUT/nonotes.md"
-for run in "$big sections" "$OUT/nonotes.md sections" "$big fixed"; do
+for run in "$big sections" "$OUT/nonotes.md sections" "$big fixed" "$big noop"; do
 	f=${run% *} strategy=${run##* }
 	echo "$(basename "$f") with --strategy $strategy: one file of $(($(stat -c %s "$f") / 1000000)) MB (host target: $((4 * $(stat -c %s "$f") / 1000000)) MB)"
 	for tk in words tiktoken:cl100k_base; do

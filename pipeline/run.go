@@ -46,7 +46,7 @@ type Options struct {
 	// MinConfidence drops OCR words below it (0–1); see ParseOptions.
 	MinConfidence float64
 	// Stream yields each document's chunks as the chunker makes them when it is an
-	// sdk.StreamChunker (chunkers.HeadingAware and chunkers.Sections are), and, when it is an
+	// sdk.StreamChunker (every chunker of package chunkers is), and, when it is an
 	// sdk.PartChunker too, parses Markdown, plain text, doc2mark and OCR JSON regions a piece
 	// at a time as the chunker reads it (ParseParts): a document's Results are then zero or more with Partial set, each holding
 	// the next of its chunks, and its final Result, with the rest. The document at the head of

@@ -109,7 +109,7 @@ func TestRunStreamGivesTheSameChunksInParts(t *testing.T) {
 func TestRunStreamWithAChunkerThatDoesNotStream(t *testing.T) {
 	t.Parallel()
 	ins := append(docs(3), bigDoc("big", 200))
-	chunker := &chunkers.Noop{Counter: sdk.Words{}}
+	chunker := struct{ sdk.Chunker }{&chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 24}}} // only sdk.Chunker: it does not stream
 	want := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2})
 	got := collect(t, context.Background(), seq(ins), pipeline.Options{Chunker: chunker, Workers: 2, Stream: true})
 	if diff := cmp.Diff(want, got); diff != "" {

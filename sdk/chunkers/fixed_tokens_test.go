@@ -133,3 +133,38 @@ func textBytes(doc *sdk.Document) int {
 	}
 	return n
 }
+
+// TestNoopWindowsGiveTheWholeDocumentsChunks holds Noop's windows (ChunkSeq, and ChunkParts
+// over ParseParts) to its chunks of the whole document at once.
+func TestNoopWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	t.Parallel()
+	whole := &chunkers.Noop{Counter: sdk.Words{}, WindowBytes: -1}
+	for _, doc := range windowDocs(t) {
+		want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 4096} {
+			got, err := (&chunkers.Noop{Counter: sdk.Words{}, WindowBytes: size}).Chunk(context.Background(), conformance.Request(), doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s: windows of %d bytes differ from the whole document (-whole +windows):\n%s", doc.ID, size, diff)
+			}
+		}
+	}
+	for id, src := range windowSources(t) {
+		doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}} {
+			checkChunkParts(t, fmt.Sprintf("noop/%s/piece=%d/window=%d", id, sizes[0], sizes[1]), &chunkers.Noop{Counter: sdk.Words{}, WindowBytes: sizes[1]}, src, id, sizes[0], want)
+		}
+	}
+}
