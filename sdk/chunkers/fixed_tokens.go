@@ -49,16 +49,9 @@ func (f *FixedTokens) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Do
 		}
 		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
 		w.source = func() *sdk.SourceMap { return doc.Source }
-		if w.size <= 0 || textBytes(doc.Blocks) <= w.size { // most documents: one window, no copy of the blocks
-			w.blocks = doc.Blocks
-		} else {
-			for _, b := range doc.Blocks {
-				if !w.add(b) {
-					return
-				}
-			}
+		if feedBlocks(doc.Blocks, w.size, func(all []sdk.Block) { w.blocks = all }, w.add) {
+			w.end()
 		}
-		w.end()
 	}
 }
 
@@ -76,9 +69,7 @@ func (f *FixedTokens) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.
 			return
 		}
 		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
-		var src partSource
-		w.source, w.drop = src.source, src.drop
-		if src.read(doc.ID, parts, w.add, yield) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
 			w.end()
 		}
 	}
@@ -106,14 +97,7 @@ type fixedWindows struct {
 }
 
 func (f *FixedTokens) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *fixedWindows {
-	size := f.WindowBytes
-	switch {
-	case size == 0:
-		size = DefaultWindowBytes
-	case size < 0:
-		size = 0
-	}
-	return &fixedWindows{f: f, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, size: size, prevEnd: -1}
+	return &fixedWindows{f: f, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, size: windowSize(f.WindowBytes), prevEnd: -1}
 }
 
 // add takes the next block, and chunks what the window holds once it reaches its size. It

@@ -73,7 +73,7 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			yield(sdk.Chunk{}, err)
 			return
 		}
-		if countWindows(doc, h.windowBytes(), h.KeepTablesWhole) == 1 { // most documents: no copy of the blocks
+		if countWindows(doc, windowSize(h.WindowBytes), h.KeepTablesWhole) == 1 { // most documents: no copy of the blocks
 			chunks, _, err := h.chunkWindow(ctx, req, doc, nil, nil, part{source: doc.Source}, nil, -1, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
@@ -112,22 +112,13 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			return
 		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
-		var src partSource
-		w.source, w.drop = src.source, src.drop
-		if src.read(doc.ID, parts, w.add, yield) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
 			w.end()
 		}
 	}
 }
 
 const headingAwareName = "heading-aware chunker"
-
-func (h *HeadingAware) windowBytes() int {
-	if h.WindowBytes == 0 {
-		return DefaultWindowBytes
-	}
-	return h.WindowBytes
-}
 
 // chunkWindow returns the chunks of doc, the window at of a document, whose block i continues
 // block i-1 without a separator where joined[i] (see splitLarge) and is a part of a table or

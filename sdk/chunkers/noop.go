@@ -36,16 +36,9 @@ func (n *Noop) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Document)
 		}
 		w := n.windows(ctx, req, doc, yield)
 		w.source = func() *sdk.SourceMap { return doc.Source }
-		if w.size <= 0 || textBytes(doc.Blocks) <= w.size { // most documents: one window, no copy of the blocks
-			w.blocks = doc.Blocks
-		} else {
-			for _, b := range doc.Blocks {
-				if !w.add(b) {
-					return
-				}
-			}
+		if feedBlocks(doc.Blocks, w.size, func(all []sdk.Block) { w.blocks = all }, w.add) {
+			w.end()
 		}
-		w.end()
 	}
 }
 
@@ -58,9 +51,7 @@ func (n *Noop) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Documen
 			return
 		}
 		w := n.windows(ctx, req, doc, yield)
-		var src partSource
-		w.source, w.drop = src.source, src.drop
-		if src.read(doc.ID, parts, w.add, yield) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
 			w.end()
 		}
 	}
@@ -83,14 +74,7 @@ type noopWindows struct {
 }
 
 func (n *Noop) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, yield func(sdk.Chunk, error) bool) *noopWindows {
-	size := n.WindowBytes
-	switch {
-	case size == 0:
-		size = DefaultWindowBytes
-	case size < 0:
-		size = 0
-	}
-	return &noopWindows{n: n, ctx: ctx, req: req, doc: doc, yield: yield, size: size}
+	return &noopWindows{n: n, ctx: ctx, req: req, doc: doc, yield: yield, size: windowSize(n.WindowBytes)}
 }
 
 // add takes the next block, chunking the window before it once that holds size bytes.

@@ -18,17 +18,6 @@ import (
 // what linking needs of them (chunkNotes), and linked and yielded at the end: the chunks,
 // not the windows' token ends and drafts.
 
-// windowBytes returns the text a window holds at least, or 0 for one window.
-func (s *Sections) windowBytes() int {
-	switch {
-	case s.WindowBytes == 0:
-		return DefaultWindowBytes
-	case s.WindowBytes < 0:
-		return 0
-	}
-	return s.WindowBytes
-}
-
 // ChunkSeq implements sdk.StreamChunker: it yields the document's chunks window by window
 // (see WindowBytes), each window measured, packed and verified on its own.
 func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Document) iter.Seq2[sdk.Chunk, error] {
@@ -42,7 +31,7 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 			return
 		}
 		split := s.effectiveLevel(doc)
-		if size := s.windowBytes(); size <= 0 || textBytes(doc.Blocks) <= size { // most documents: one window, no copy of the blocks
+		if size := windowSize(s.WindowBytes); size <= 0 || textBytes(doc.Blocks) <= size { // most documents: one window, no copy of the blocks
 			chunks, notes, err := s.chunkWindow(ctx, req, doc, split, part{source: doc.Source}, maxTokens, overlap)
 			if err != nil {
 				yield(sdk.Chunk{}, err)
@@ -86,15 +75,9 @@ func (s *Sections) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Doc
 		if s.SplitLevel < 0 {
 			w.cut.known = true // no heading starts a section
 		}
-		var src partSource
-		w.source, w.drop = src.source, src.drop
-		if !src.read(doc.ID, parts, w.add, yield) {
-			return
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
+			w.end()
 		}
-		if !w.cut.known { // no heading at SplitLevel or above: the held blocks say which level
-			w.cut.level, w.cut.known = s.effectiveLevel(&sdk.Document{Blocks: w.blocks}), true
-		}
-		w.end()
 	}
 }
 
@@ -124,7 +107,7 @@ func (s *Sections) windows(ctx context.Context, req sdk.Request, doc *sdk.Docume
 		split = DefaultSplitLevel
 	}
 	return &sectionWindows{s: s, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield,
-		cut: sectionCutter{size: s.windowBytes(), split: split, stopped: s.PackSections}}
+		cut: sectionCutter{size: windowSize(s.WindowBytes), split: split, stopped: s.PackSections}}
 }
 
 // add takes the next block of the document, chunking the window before it when one ends
@@ -139,6 +122,9 @@ func (w *sectionWindows) add(b sdk.Block) bool {
 
 // end chunks the last window, and links and yields the chunks held.
 func (w *sectionWindows) end() {
+	if !w.cut.known { // no heading at SplitLevel or above: the blocks held say which level
+		w.cut.level, w.cut.known = w.s.effectiveLevel(&sdk.Document{Blocks: w.blocks}), true
+	}
 	if !w.flush(w.cut.off) {
 		return
 	}
@@ -244,15 +230,6 @@ func (c *sectionCutter) next(b sdk.Block) (off int, cut bool) {
 	}
 	c.prev, c.hasPrev = b, true
 	return off, cut
-}
-
-// textBytes returns the bytes of the blocks' texts, their separators left out.
-func textBytes(blocks []sdk.Block) int {
-	n := 0
-	for _, b := range blocks {
-		n += len(b.Text)
-	}
-	return n
 }
 
 // hasReference reports whether text holds a footnote reference, "[^label]" not followed by

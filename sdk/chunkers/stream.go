@@ -254,7 +254,7 @@ type windows struct {
 }
 
 func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *windows {
-	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: h.windowBytes()}}
+	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: windowSize(h.WindowBytes)}}
 }
 
 // add takes the next block of the document, chunking the window before it when one ends
@@ -517,6 +517,52 @@ func collect(seq iter.Seq2[sdk.Chunk, error]) ([]sdk.Chunk, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// windowSize is a chunker's WindowBytes as its windows use it: 0 means DefaultWindowBytes,
+// and a negative value 0, one window for the whole document.
+func windowSize(windowBytes int) int {
+	switch {
+	case windowBytes == 0:
+		return DefaultWindowBytes
+	case windowBytes < 0:
+		return 0
+	}
+	return windowBytes
+}
+
+// feedBlocks hands blocks to add in order or, when they hold at most size bytes of text (size
+// <= 0: whatever they hold), all at once to hold: most documents are one window, whose blocks
+// need no copy. It reports false when add does.
+func feedBlocks(blocks []sdk.Block, size int, hold func([]sdk.Block), add func(sdk.Block) bool) bool {
+	if size <= 0 || textBytes(blocks) <= size {
+		hold(blocks)
+		return true
+	}
+	for _, b := range blocks {
+		if !add(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// textBytes returns the bytes of the blocks' texts, their separators left out.
+func textBytes(blocks []sdk.Block) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text)
+	}
+	return n
+}
+
+// readParts is what a ChunkParts does once its windows are made: it points *source and *drop
+// at the source segments of the parts as they are read (partSource), hands their blocks to
+// add, and reports whether it read every part, having yielded the error when not.
+func readParts(docID string, parts iter.Seq2[sdk.DocumentPart, error], source *func() *sdk.SourceMap, drop *func(next int), add func(sdk.Block) bool, yield func(sdk.Chunk, error) bool) bool {
+	src := &partSource{}
+	*source, *drop = src.source, src.drop
+	return src.read(docID, parts, add, yield)
 }
 
 // partSource reads a document's parts for ChunkParts and keeps the source segments of the
