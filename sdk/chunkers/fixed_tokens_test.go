@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/chunkkit/chunkkit/adapters/markdown"
 	"github.com/chunkkit/chunkkit/conformance"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
@@ -54,7 +53,7 @@ func TestFixedTokensWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 			small := *c
 			small.Counter, small.WindowBytes = counted, size
 			for _, doc := range docs {
-				if (size == 1 || c.MaxTokens-c.OverlapTokens < 4) && textBytes(doc) > 64<<10 {
+				if (size == 1 || c.MaxTokens-c.OverlapTokens < 4) && chunkers.TextBytes(doc.Blocks) > 64<<10 {
 					continue // a window a block, or a chunk every token or two, over the joined documents: slow, and no stronger
 				}
 				want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
@@ -75,21 +74,11 @@ func TestFixedTokensWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 		if c.MaxTokens != 16 || c.OverlapTokens == c.MaxTokens-1 {
 			continue
 		}
-		for id, src := range sources {
-			doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}} {
-				pc := *c
-				pc.WindowBytes = sizes[1]
-				checkChunkParts(t, fmt.Sprintf("%s/%s/piece=%d/window=%d", fixedName(c), id, sizes[0], sizes[1]), &pc, src, id, sizes[0], want)
-			}
-		}
+		checkPartsGiveTheWhole(t, fixedName(c), sources, &whole, [][2]int{{1, 1}, {4096, 4096}, {1, 0}}, func(window int) sdk.PartChunker {
+			pc := *c
+			pc.WindowBytes = window
+			return &pc
+		})
 	}
 	if windows < 1000 {
 		t.Fatalf("%d windows in all: the test compares too little", windows)
@@ -126,14 +115,6 @@ func TestFixedTokensLargeDocumentIsChunkedAWindowAtATime(t *testing.T) {
 	}
 }
 
-func textBytes(doc *sdk.Document) int {
-	n := 0
-	for _, b := range doc.Blocks {
-		n += len(b.Text)
-	}
-	return n
-}
-
 // TestNoopWindowsGiveTheWholeDocumentsChunks holds Noop's windows (ChunkSeq, and ChunkParts
 // over ParseParts) to its chunks of the whole document at once.
 func TestNoopWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
@@ -154,17 +135,7 @@ func TestNoopWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 			}
 		}
 	}
-	for id, src := range windowSources(t) {
-		doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}} {
-			checkChunkParts(t, fmt.Sprintf("noop/%s/piece=%d/window=%d", id, sizes[0], sizes[1]), &chunkers.Noop{Counter: sdk.Words{}, WindowBytes: sizes[1]}, src, id, sizes[0], want)
-		}
-	}
+	checkPartsGiveTheWhole(t, "noop", windowSources(t), whole, [][2]int{{1, 1}, {4096, 4096}, {1, 0}}, func(window int) sdk.PartChunker {
+		return &chunkers.Noop{Counter: sdk.Words{}, WindowBytes: window}
+	})
 }

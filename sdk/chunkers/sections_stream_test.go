@@ -80,13 +80,7 @@ func TestSectionsWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 				t.Fatalf("%s: %s: %v", sectionsName(c), doc.ID, err)
 			}
 			counted.n = 0
-			var got []sdk.Chunk
-			for ch, err := range small.ChunkSeq(context.Background(), conformance.Request(), doc) {
-				if err != nil {
-					t.Fatalf("%s: %s: ChunkSeq: %v", sectionsName(c), doc.ID, err)
-				}
-				got = append(got, ch)
-			}
+			got := seqChunks(t, sectionsName(c), &small, doc)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("%s: %s: windows of one section each differ from the whole document (-whole +windows):\n%s", sectionsName(c), doc.ID, diff)
 			}
@@ -114,22 +108,11 @@ func TestSectionsChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
 	for _, c := range sectionsConfigs(t) {
 		whole := *c
 		whole.WindowBytes = -1
-		for id, src := range sources {
-			doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}} {
-				name := fmt.Sprintf("%s/%s/piece=%d/window=%d", sectionsName(c), id, sizes[0], sizes[1])
-				pc := *c
-				pc.WindowBytes = sizes[1]
-				checkChunkParts(t, name, &pc, src, id, sizes[0], want)
-			}
-		}
+		checkPartsGiveTheWhole(t, sectionsName(c), sources, &whole, [][2]int{{1, 1}, {4096, 4096}, {1, 0}}, func(window int) sdk.PartChunker {
+			pc := *c
+			pc.WindowBytes = window
+			return &pc
+		})
 	}
 }
 

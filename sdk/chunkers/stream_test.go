@@ -124,13 +124,7 @@ func TestChunkSeqWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %s: %v", configName(c), doc.ID, err)
 			}
-			var got []sdk.Chunk
-			for ch, err := range small.ChunkSeq(context.Background(), conformance.Request(), doc) {
-				if err != nil {
-					t.Fatalf("%s: %s: ChunkSeq: %v", configName(c), doc.ID, err)
-				}
-				got = append(got, ch)
-			}
+			got := seqChunks(t, configName(c), &small, doc)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("%s: %s: windows of one heading each differ from the whole document (-whole +windows):\n%s", configName(c), doc.ID, diff)
 			}
@@ -159,25 +153,11 @@ func TestChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
 	for _, c := range windowConfigs(t) {
 		whole := *c
 		whole.WindowBytes = -1
-		for id, src := range sources {
-			doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if chunkers.Windows(doc, 1) == 1 {
-				continue // one piece and one window: nothing to compare
-			}
-			want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, sizes := range [][2]int{{1, 1}, {4096, 4096}, {1, 0}, {0, 1}} {
-				name := fmt.Sprintf("%s/%s/piece=%d/window=%d", configName(c), id, sizes[0], sizes[1])
-				pc := *c
-				pc.WindowBytes = sizes[1]
-				checkChunkParts(t, name, &pc, src, id, sizes[0], want)
-			}
-		}
+		checkPartsGiveTheWhole(t, configName(c), sources, &whole, [][2]int{{1, 1}, {4096, 4096}, {1, 0}, {0, 1}}, func(window int) sdk.PartChunker {
+			pc := *c
+			pc.WindowBytes = window
+			return &pc
+		})
 	}
 }
 
@@ -479,6 +459,39 @@ func atOnceAndInWindows(t *testing.T, whole chunkers.HeadingAware, doc *sdk.Docu
 		t.Fatal(err)
 	}
 	return want, got, m
+}
+
+// seqChunks returns the chunks sc's ChunkSeq yields of doc, failing at an error.
+func seqChunks(t *testing.T, name string, sc sdk.StreamChunker, doc *sdk.Document) []sdk.Chunk {
+	t.Helper()
+	var got []sdk.Chunk
+	for ch, err := range sc.ChunkSeq(context.Background(), conformance.Request(), doc) {
+		if err != nil {
+			t.Fatalf("%s: %s: ChunkSeq: %v", name, doc.ID, err)
+		}
+		got = append(got, ch)
+	}
+	return got
+}
+
+// checkPartsGiveTheWhole holds, for each of sources (by ID), the ChunkParts of at(window),
+// reading markdown.ParseParts at a piece's bytes, to whole's Chunk of the document
+// markdown.Parse gives, for every {piece, window} of sizes.
+func checkPartsGiveTheWhole(t *testing.T, name string, sources map[string]string, whole sdk.Chunker, sizes [][2]int, at func(window int) sdk.PartChunker) {
+	t.Helper()
+	for id, src := range sources {
+		doc, err := markdown.Parse([]byte(src), markdown.Options{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sizes {
+			checkChunkParts(t, fmt.Sprintf("%s/%s/piece=%d/window=%d", name, id, s[0], s[1]), at(s[1]), src, id, s[0], want)
+		}
+	}
 }
 
 // checkChunkParts checks that pc's ChunkParts of src, id, read by markdown.ParseParts at piece
