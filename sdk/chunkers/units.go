@@ -310,18 +310,10 @@ func (s *splitter) lines(i, start, end int) []unit {
 	return out
 }
 
-// headerEnd returns where the header of table or code block i ends, its newline included: a
-// table's header row, with its delimiter row when there is one, or a fenced code block's
-// opening fence. It reports false for other blocks and for code without a fence. A later part
-// of a block that splitLarge cut holds no header of its own: see header.
-func (l *layout) headerEnd(i int) (int, bool) {
-	start, end := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
-	n, ok := headerLen(l.doc.Blocks[i].Kind, l.canon.Text[start:end])
-	return start + n, ok
-}
-
 // headerLen returns how many bytes of text, a block of kind kind without leading white space,
-// its header takes (see headerEnd), and false when it has none.
+// its header takes, its newline included: a table's header row, with its delimiter row when
+// there is one, or a fenced code block's opening fence. It reports false for other kinds and
+// for code without a fence.
 func headerLen(kind sdk.BlockKind, text string) (int, bool) {
 	if kind != sdk.KindTable && kind != sdk.KindCode {
 		return 0, false
@@ -372,11 +364,12 @@ func (l *layout) header(i int) (text string, tok, end int, ok bool) {
 		h := l.heads[i]
 		return h.text, h.tok, l.canon.Starts[i], h.text != ""
 	}
-	end, ok = l.headerEnd(i)
+	start, blockEnd := l.trimmed(i)
+	n, ok := headerLen(l.doc.Blocks[i].Kind, l.canon.Text[start:blockEnd])
 	if !ok {
 		return "", 0, 0, false
 	}
-	start, _ := l.trimmed(i)
+	end = start + n
 	return l.canon.Text[start:end], l.tokens(start, end), end, true
 }
 
