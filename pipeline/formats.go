@@ -106,22 +106,34 @@ type ParseOptions struct {
 	MinConfidence float64
 }
 
+// markdown, doc2mark and ocr return the adapters' options for o.
+func (o ParseOptions) markdown() markdown.Options {
+	return markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}
+}
+
+func (o ParseOptions) doc2mark() doc2mark.Options {
+	return doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}
+}
+
+func (o ParseOptions) ocr() ocr.Options {
+	return ocr.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, MinConfidence: o.MinConfidence}
+}
+
 // ParseParts reads src in format f a piece at a time, for the formats whose adapter can
 // (Markdown: markdown.ParseParts; plain text: markdown.ParseTextParts; doc2mark:
 // doc2mark.ParseParts; OCR JSON regions: ocr.ParseJSONParts): the document without its blocks, and its blocks in parts as they are
 // parsed. ok is false for the other formats; use Parse. src must not change until parts is
 // done.
 func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error], ok bool, err error) {
-	mo := markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}
 	switch f {
 	case FormatMarkdown:
-		doc, parts, err = markdown.ParseParts(src, mo, 0)
+		doc, parts, err = markdown.ParseParts(src, o.markdown(), 0)
 	case FormatText:
-		doc, parts, err = markdown.ParseTextParts(src, mo, 0)
+		doc, parts, err = markdown.ParseTextParts(src, o.markdown(), 0)
 	case FormatDoc2mark:
-		doc, parts, err = doc2mark.ParseParts(src, doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}, 0)
+		doc, parts, err = doc2mark.ParseParts(src, o.doc2mark(), 0)
 	case FormatOCRJSON:
-		doc, parts, err = ocr.ParseJSONParts(src, ocr.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, MinConfidence: o.MinConfidence}, 0)
+		doc, parts, err = ocr.ParseJSONParts(src, o.ocr(), 0)
 	default:
 		return nil, nil, false, nil
 	}
@@ -130,20 +142,19 @@ func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts 
 
 // Parse reads src in format f. Errors are the adapter's: they say where the input is bad.
 func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
-	oo := ocr.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, MinConfidence: o.MinConfidence}
 	switch f {
 	case FormatMarkdown:
-		return markdown.Parse(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+		return markdown.Parse(src, o.markdown())
 	case FormatText:
-		return markdown.ParseText(src, markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+		return markdown.ParseText(src, o.markdown())
 	case FormatDoc2mark:
-		return doc2mark.Parse(src, doc2mark.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title})
+		return doc2mark.Parse(src, o.doc2mark())
 	case FormatOCRJSON:
-		return ocr.ReadJSON(bytes.NewReader(src), oo)
+		return ocr.ReadJSON(bytes.NewReader(src), o.ocr())
 	case FormatTesseractTSV:
-		return ocr.ParseTSV(src, oo)
+		return ocr.ParseTSV(src, o.ocr())
 	case FormatHOCR:
-		return ocr.ParseHOCR(src, oo)
+		return ocr.ParseHOCR(src, o.ocr())
 	}
 	_, err := ParseFormat(string(f))
 	return nil, err
