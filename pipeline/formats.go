@@ -104,11 +104,16 @@ type ParseOptions struct {
 	Title string
 	// MinConfidence drops OCR words below it (0–1); other formats ignore it.
 	MinConfidence float64
+	// InPlace says that src is the parser's to keep, unchanged for as long as the document
+	// and its chunks are used, so Markdown and plain text cut their blocks from it instead of
+	// a copy (markdown.Options.InPlace); other formats ignore it. Run sets it for the files
+	// it reads itself.
+	InPlace bool
 }
 
 // markdown, doc2mark and ocr return the adapters' options for o.
 func (o ParseOptions) markdown() markdown.Options {
-	return markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title}
+	return markdown.Options{ID: o.ID, TenantID: o.TenantID, CorpusID: o.CorpusID, Title: o.Title, InPlace: o.InPlace}
 }
 
 func (o ParseOptions) doc2mark() doc2mark.Options {

@@ -307,7 +307,8 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
-	if data == nil && in.Path != "" {
+	read := data == nil && in.Path != "" // read here: the parser may keep the bytes (InPlace)
+	if read {
 		var err error
 		if data, err = os.ReadFile(in.Path); err != nil {
 			return nil, nil, 0, err // *PathError names the file
@@ -322,7 +323,7 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 		format = f
 	}
 	size := len(data)
-	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence}
+	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence, InPlace: read}
 	var doc *sdk.Document
 	var parts iter.Seq2[sdk.DocumentPart, error]
 	var err error
@@ -334,7 +335,7 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 	}
 	if !o.Stream || !inParts {
 		doc, err = Parse(data, format, po)
-		data = nil // the document no longer needs its bytes: let them go while it is chunked
+		data = nil // the document no longer needs its bytes (but for its blocks' texts, when read in place): let them go while it is chunked
 	}
 	if err != nil {
 		return nil, nil, size, &documentError{name, err}

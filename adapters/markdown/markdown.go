@@ -48,6 +48,12 @@ type Options struct {
 	// Title becomes Document.Title. When empty, Parse uses the text of the first level-1
 	// heading, and ParseText leaves the title empty.
 	Title string
+	// InPlace says that src is the parser's to keep: nothing writes to it for as long as the
+	// document's blocks, and what is made of them, are used. The parsers then cut the blocks'
+	// texts from src itself rather than from a copy of it (a copy of each piece, for
+	// ParseParts and ParseTextParts), which saves the size of src in memory: one 50 MB
+	// paragraph or table is held once, not twice. pipeline sets it for the files it reads.
+	InPlace bool
 }
 
 // Parse reads CommonMark with GitHub tables into a Document, one block per top-level

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"iter"
 	"strings"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -44,7 +45,7 @@ func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.S
 	if bytes.HasPrefix(norm, []byte("---")) {
 		// Only the front matter is kept as a string: the body is made into strings a piece
 		// at a time.
-		fm, lines, body, ok := frontMatter(string(norm))
+		fm, lines, body, ok := frontMatter(inPlaceString(norm)) // a view for this call: fm is cloned
 		if ok {
 			fm = strings.Clone(fm)
 			doc.Metadata = frontMatterFields(fm)
@@ -59,7 +60,7 @@ func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.S
 		pieceBytes = DefaultPieceBytes
 	}
 	newPiecer := func() *piecer {
-		return &piecer{body: norm[bodyStart:], bodyStart: bodyStart, dropped: dropped, size: pieceBytes, line: fmLines + 1}
+		return &piecer{body: norm[bodyStart:], bodyStart: bodyStart, dropped: dropped, size: pieceBytes, line: fmLines + 1, inPlace: opts.InPlace}
 	}
 	p := newPiecer()
 	// The parts before the one that holds the first level-1 heading, which names the
@@ -150,6 +151,7 @@ type piecer struct {
 	canonLen  int  // canonical text of the blocks so far
 	blocks    bool // blocks were emitted
 	finished  bool // the last piece was parsed
+	inPlace   bool // Options.InPlace
 }
 
 func (p *piecer) done() bool { return p.finished }
@@ -208,9 +210,9 @@ func (p *piecer) emit(start, end int) sdk.DocumentPart {
 }
 
 // builder returns a builder of body[start:end], made a string of its own so that the blocks
-// cut from it hold that piece only.
+// cut from it hold that piece only, or with Options.InPlace a string of body itself.
 func (p *piecer) builder(start, end int) *builder {
-	b := newBuilder(string(p.body[start:end]), p.line)
+	b := newBuilder(pieceText(p.body[start:end], p.inPlace), p.line)
 	b.src = p.body[start:end]
 	b.canonLen, b.prior, b.srcBase = p.canonLen, p.blocks, start
 	return b
@@ -224,6 +226,19 @@ func (p *piecer) finish(b *builder, next int) sdk.DocumentPart {
 	p.blocks = p.blocks || len(b.blocks) > 0
 	return sdk.DocumentPart{Blocks: b.blocks, Source: b.sourceMap(p.bodyStart, p.dropped)}
 }
+
+// pieceText returns piece as a string: a copy, or with inPlace piece itself (see
+// Options.InPlace).
+func pieceText(piece []byte, inPlace bool) string {
+	if inPlace {
+		return inPlaceString(piece)
+	}
+	return string(piece)
+}
+
+// inPlaceString returns b as a string without copying it: b must not change while the string
+// is used.
+func inPlaceString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // nextCut returns the offset of the first line at or after from that may start a piece: one
 // at the margin after a blank line that is an ATX heading or starts with a letter or a

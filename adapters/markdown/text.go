@@ -21,7 +21,7 @@ func ParseText(src []byte, opts Options) (*sdk.Document, error) {
 	}
 	doc := newDocument(opts)
 	norm, dropped := normalize(src)
-	b := newBuilder(string(norm), 1)
+	b := newBuilder(pieceText(norm, opts.InPlace), 1)
 	textBlocks(b)
 	doc.Blocks = b.blocks
 	doc.Source = b.sourceMap(0, dropped)
@@ -46,7 +46,7 @@ func ParseTextParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, it
 	if pieceBytes == 0 {
 		pieceBytes = DefaultPieceBytes
 	}
-	p := &piecer{body: norm, dropped: dropped, size: pieceBytes, line: 1}
+	p := &piecer{body: norm, dropped: dropped, size: pieceBytes, line: 1, inPlace: opts.InPlace}
 	parts := func(yield func(sdk.DocumentPart, error) bool) {
 		for !p.done() {
 			if !yield(p.nextText(), nil) {
