@@ -254,8 +254,9 @@ func footnotesOf(l *layout, drafts []*draft) []chunkNotes {
 // holds that footnote alone) lists the other chunks that hold the footnote's text in
 // Metadata[MetaFootnotes]; a chunk that holds nothing but footnote text carries
 // Metadata[MetaFootnoteLabel], takes the referencing chunk's section path, and has it as
-// parent when it comes first.
-func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes) {
+// parent when it comes first. refs calls f with the label of every footnote reference in chunk
+// k's text, in order (see eachReference).
+func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes, refs func(k int, f func(label string))) {
 	wanted := map[string]bool{}
 	for _, n := range notes {
 		for _, label := range n.holds {
@@ -270,7 +271,7 @@ func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes) {
 		if len(first) == len(wanted) {
 			break
 		}
-		eachReference(chunks[k].Content, func(label string) {
+		refs(k, func(label string) {
 			if _, seen := first[label]; !seen && wanted[label] && label != notes[k].label {
 				first[label] = k
 			}
@@ -324,6 +325,11 @@ func footnoteLabel(b sdk.Block) string {
 		return ""
 	}
 	return label
+}
+
+// contentRefs is linkFootnotes's refs for chunks with their Content.
+func contentRefs(chunks []sdk.Chunk) func(k int, f func(string)) {
+	return func(k int, f func(string)) { eachReference(chunks[k].Content, f) }
 }
 
 // references reports whether s references the footnote label.

@@ -3,6 +3,9 @@ package chunkers
 import (
 	"context"
 	"iter"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -14,9 +17,10 @@ import (
 // exactly the whole document's. Footnotes link chunks across the document (a footnote's
 // chunk takes the path of the first chunk that references it, which lists it), so from the
 // first footnote block or footnote reference ("[^label]", see eachReference) on, the windows'
-// chunks are held, with
-// what linking needs of them (chunkNotes), and linked and yielded at the end: the chunks,
-// not the windows' token ends and drafts.
+// chunks are held, with what linking needs of them (chunkNotes and their references), and
+// linked and yielded at the end: the chunks, not the windows' token ends and drafts, and not
+// their text either, but the pieces of the blocks' texts it is made of (heldText), which an
+// adapter that parses in place (markdown.Options.InPlace) cuts from the input itself.
 
 // ChunkSeq implements sdk.StreamChunker: it yields the document's chunks window by window
 // (see WindowBytes), each window measured, packed and verified on its own.
@@ -37,7 +41,7 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 				yield(sdk.Chunk{}, err)
 				return
 			}
-			linkFootnotes(chunks, notes)
+			linkFootnotes(chunks, notes, contentRefs(chunks))
 			for _, c := range chunks {
 				if !yield(c, nil) {
 					return
@@ -93,10 +97,15 @@ type sectionWindows struct {
 	cut                sectionCutter
 	blocks             []sdk.Block // the window's so far
 	at                 part
-	// held are the chunks from the first footnote block or reference on, with their notes
-	// (nil while no window had a labelled footnote block), linked and yielded at the end.
+	// held are the chunks from the first footnote block or reference on, without their
+	// Content, with their notes (nil while no window had a labelled footnote block), the
+	// labels they reference and the pieces of text their Content is made of: linked, given
+	// their Content again and yielded at the end.
 	held   []sdk.Chunk
 	notes  []chunkNotes
+	refs   [][]string
+	texts  [][]string
+	kept   map[string]string // the strings of held chunks copied, one copy each (keep)
 	source func() *sdk.SourceMap
 	drop   func(next int)
 }
@@ -128,9 +137,14 @@ func (w *sectionWindows) end() {
 	if !w.flush(w.cut.off) {
 		return
 	}
-	linkFootnotes(w.held, w.notes)
+	linkFootnotes(w.held, w.notes, func(k int, f func(string)) {
+		for _, label := range w.refs[k] {
+			f(label)
+		}
+	})
 	for k, c := range w.held {
-		w.held[k] = sdk.Chunk{} // yielded: let it go
+		c.Content = strings.Join(w.texts[k], "")
+		w.held[k], w.texts[k] = sdk.Chunk{}, nil // yielded: let them go
 		c.EmbedText = sdk.JoinContext(c.Context, c.Content)
 		if !w.yield(c, nil) {
 			return
@@ -159,8 +173,26 @@ func (w *sectionWindows) flush(next int) bool {
 			}
 			w.notes = append(w.notes, notes...)
 		}
+		starts := blockStarts(w.blocks)
 		for _, c := range chunks {
-			c.EmbedText = "" // JoinContext(Context, Content) again when yielded: one copy of the text held, not two
+			var refs []string
+			eachReference(c.Content, func(label string) { refs = append(refs, w.keep(label)) })
+			w.refs = append(w.refs, refs)
+			prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
+			w.texts = append(w.texts, heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content))
+			// Content and EmbedText are made again when yielded: the text is held only as the
+			// blocks hold it.
+			c.Content, c.EmbedText = "", ""
+			// The section path, context and prefix are cut from the window's canonical
+			// text: copies of them let it go.
+			c.SectionPath = slices.Clone(c.SectionPath)
+			for k, s := range c.SectionPath {
+				c.SectionPath[k] = w.keep(s)
+			}
+			c.SectionTitle, c.Context = w.keep(c.SectionTitle), w.keep(c.Context)
+			if p, ok := c.Metadata[sdk.MetaPrefix].(string); ok {
+				c.Metadata[sdk.MetaPrefix] = w.keep(p)
+			}
 			w.held = append(w.held, c)
 		}
 		chunks = nil
@@ -239,4 +271,78 @@ func hasReference(text string) bool {
 	found := false
 	eachReference(text, func(string) { found = true })
 	return found
+}
+
+// keep returns a copy of s that does not share the memory of the text it was cut from, the
+// same copy for the same text.
+func (w *sectionWindows) keep(s string) string {
+	if s == "" {
+		return ""
+	}
+	if k, ok := w.kept[s]; ok {
+		return k
+	}
+	if w.kept == nil {
+		w.kept = map[string]string{}
+	}
+	k := strings.Clone(s)
+	w.kept[k] = k
+	return k
+}
+
+// blockStarts returns the offset of every block's text in the canonical text of blocks
+// (sdk.Document.Canonical's Starts), without making that text.
+func blockStarts(blocks []sdk.Block) []int {
+	starts := make([]int, len(blocks))
+	n := 0
+	for i, b := range blocks {
+		if i > 0 {
+			n += len(sdk.Separator)
+		}
+		starts[i] = n
+		n += len(b.Text)
+	}
+	return starts
+}
+
+// heldText returns the pieces that make content, a chunk's Content: prefix (the chunk's
+// MetaPrefix, "" for none) and the pieces of blocks' texts and separators that make
+// [start, end) of their canonical text, in which the blocks start at starts (the separator
+// before block i takes the bytes just before starts[i]). When content is not made so, it is
+// content itself, as one piece.
+func heldText(blocks []sdk.Block, starts []int, start, end int, prefix, content string) []string {
+	rest, ok := strings.CutPrefix(content, prefix)
+	if !ok || start < 0 || end-start != len(rest) || len(blocks) == 0 {
+		return []string{content}
+	}
+	var pieces []string
+	if prefix != "" {
+		pieces = append(pieces, prefix)
+	}
+	take := func(from string, a, b, at int) bool { // from[a-at:b-at], the part of [a, b) in range
+		a, b = max(a, start), min(b, end)
+		if a >= b {
+			return true
+		}
+		s := from[a-at : b-at]
+		if !strings.HasPrefix(rest, s) {
+			return false
+		}
+		pieces, rest = append(pieces, s), rest[len(s):]
+		return true
+	}
+	first := sort.SearchInts(starts, start+1) - 1 // the last block that starts at or before start
+	for i := max(first, 0); i < len(blocks) && starts[i] < end+len(sdk.Separator); i++ {
+		s, text := starts[i], blocks[i].Text
+		if i > first && !take(sdk.Separator, s-len(sdk.Separator), s, s-len(sdk.Separator)) {
+			return []string{content}
+		}
+		if !take(text, s, s+len(text), s) {
+			return []string{content}
+		}
+	}
+	if rest != "" {
+		return []string{content}
+	}
+	return pieces
 }
