@@ -8,7 +8,9 @@
 // per run of non-blank lines. ParseParts and ParseTextParts are the two for large inputs: they
 // give the same blocks in parts, a piece of the source at a time (ending before a heading or
 // paragraph after a blank line, or after a blank line), for a chunker that reads parts
-// (sdk.PartChunker) to chunk without holding the whole document.
+// (sdk.PartChunker) to chunk without holding the whole document. With Options.InPlace (a
+// source that is the parser's to keep) the blocks' texts are cut from the source itself rather
+// than from a copy: a large document, or one huge paragraph or table, is held once, not twice.
 //
 // Both normalize line endings to "\n" (block texts, and so canonical offsets, never hold
 // "\r"), report invalid UTF-8 as an *sdk.InputError with the line and column, record each
