@@ -81,7 +81,10 @@ type budget struct {
 	docs    int
 	limit   int
 	min     int
-	changed chan struct{} // closed and replaced by every give
+	changed chan struct{}           // closed and replaced by every give
+	notify  func(used, largest int) // Options.InFlight, called under mu
+	sizes   map[int]int             // with notify: how many documents in flight have each size
+	largest int                     // with notify: the largest size in flight
 }
 
 func newBudget(limit, min int) *budget {
@@ -95,6 +98,9 @@ func (b *budget) take(ctx context.Context, n int) bool {
 		if b.docs < b.min || b.used+n <= b.limit {
 			b.used += n
 			b.docs++
+			if b.notify != nil {
+				b.sized(n, 1)
+			}
 			b.mu.Unlock()
 			return true
 		}
@@ -108,11 +114,35 @@ func (b *budget) take(ctx context.Context, n int) bool {
 	}
 }
 
+// sized counts one document of n bytes more (d = 1) or less (d = -1) in flight and calls
+// notify. b.mu is held.
+func (b *budget) sized(n, d int) {
+	if b.sizes == nil {
+		b.sizes = map[int]int{}
+	}
+	if b.sizes[n] += d; b.sizes[n] == 0 {
+		delete(b.sizes, n)
+	}
+	switch {
+	case d > 0:
+		b.largest = max(b.largest, n)
+	case n == b.largest && b.sizes[n] == 0:
+		b.largest = 0
+		for size := range b.sizes {
+			b.largest = max(b.largest, size)
+		}
+	}
+	b.notify(b.used, b.largest)
+}
+
 // give returns the n bytes of a document that take admitted.
 func (b *budget) give(n int) {
 	b.mu.Lock()
 	b.used -= n
 	b.docs--
+	if b.notify != nil {
+		b.sized(n, -1)
+	}
 	close(b.changed)
 	b.changed = make(chan struct{})
 	b.mu.Unlock()

@@ -38,6 +38,12 @@ type Options struct {
 	// number: a document starts only when its bytes fit, or when fewer than Workers documents
 	// are in flight, whatever their size. 0 means 64 MiB × Workers.
 	InFlightBytes int
+	// InFlight, when set, is told the input bytes of the documents in flight, and those of the
+	// largest of them, each time they change, as a document is taken in and as it is yielded:
+	// what a command that owns its process needs to size its collector to the work
+	// (chunkkit's does). Calls come one at a time, from Run's goroutines, and should return
+	// quickly.
+	InFlight func(bytes, largest int)
 	// Timeout bounds the chunking of each document (its plugin calls included); 0 means none.
 	// A document that runs out of time gets an error naming it and the timeout. Time the
 	// document spends queued for its turn (to work, or to call a plugin) does not count, so a
@@ -150,6 +156,7 @@ func Run(ctx context.Context, inputs iter.Seq2[Input, error], o Options) iter.Se
 		// The documents' bytes are taken as they are read, in input order, and given back as
 		// they are yielded: what is queued counts as well as what is being chunked.
 		bytes := newBudget(limit, workers)
+		bytes.notify = o.InFlight
 		go func() {
 			defer close(order)
 			defer close(jobs)

@@ -304,3 +304,59 @@ func TestRunBoundsTheBytesInFlight(t *testing.T) {
 		})
 	}
 }
+
+// TestRunTellsTheBytesInFlight checks Options.InFlight: each call is the input bytes of some
+// documents in flight, one document more or less than the call before, and the largest of
+// them, as the calls so far say; the run ends with none; and with a window of 3 documents,
+// never more than 4 are counted (the window, and one the reader has taken in but not yet
+// queued).
+func TestRunTellsTheBytesInFlight(t *testing.T) {
+	t.Parallel()
+	ins := docs(40)
+	sizes := map[int]bool{} // the bytes of every input
+	for _, in := range ins {
+		sizes[len(in.Data)] = true
+	}
+	var seen, largests []int
+	o := pipeline.Options{Chunker: jittery{&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Words{}}}}, Workers: 2, Window: 3,
+		InFlight: func(n, largest int) { seen, largests = append(seen, n), append(largests, largest) }} // calls come one at a time
+	if got := len(collect(t, context.Background(), seq(ins), o)); got != len(ins) {
+		t.Fatalf("%d results, want %d", got, len(ins))
+	}
+	if len(seen) != 2*len(ins) {
+		t.Fatalf("InFlight called %d times, want %d (a document taken in, a document yielded)", len(seen), 2*len(ins))
+	}
+	largest := 0
+	for size := range sizes {
+		largest = max(largest, size)
+	}
+	prev := 0
+	flying := map[int]int{} // the sizes in flight, as the calls say
+	for i, n := range seen {
+		d := n - prev
+		switch {
+		case sizes[d]:
+			flying[d]++
+		case sizes[-d] && flying[-d] > 0:
+			if flying[-d]--; flying[-d] == 0 {
+				delete(flying, -d)
+			}
+		default:
+			t.Fatalf("call %d: %d bytes after %d, a change that is no document's size in flight", i, n, prev)
+		}
+		want := 0
+		for size := range flying {
+			want = max(want, size)
+		}
+		if largests[i] != want {
+			t.Fatalf("call %d: largest %d in flight, want %d", i, largests[i], want)
+		}
+		if n < 0 || n > 4*largest {
+			t.Fatalf("call %d: %d bytes in flight, want between 0 and 4 documents' (%d)", i, n, 4*largest)
+		}
+		prev = n
+	}
+	if prev != 0 {
+		t.Errorf("the run ends with %d bytes in flight, want 0", prev)
+	}
+}
