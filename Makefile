@@ -56,8 +56,15 @@ $(HF_FILES): tools/hf-golden/package-lock.json
 	cd tools/hf-golden && npm ci --no-audit --no-fund
 	@touch $@
 
+# The go.mod file of every module of the graph: examples/plugin's test builds the plugin guide
+# in a fresh module offline (GOPROXY=off), whose go mod tidy reads go.mod files that building
+# this module does not (go-colorable v0.1.9's, say); a fresh module cache lacks them until this.
+.PHONY: mod-graph
+mod-graph: ## Download the go.mod files of the whole module graph (go list -m all).
+	$(GO) list -m all >/dev/null
+
 .PHONY: test
-test: hf-files examples-deps ## Run every test with the race detector (what CI runs).
+test: hf-files examples-deps mod-graph ## Run every test with the race detector (what CI runs).
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

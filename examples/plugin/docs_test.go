@@ -110,6 +110,9 @@ func TestTheGuideWorksInAFreshModuleOutsideTheRepository(t *testing.T) {
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off")
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
+		if err != nil && bytes.Contains(out, []byte("disabled by GOPROXY=off")) {
+			t.Fatalf("go %s in %s: %v\n%s\nthe module cache lacks a go.mod of the module graph: run make mod-graph (go list -m all) once, online", strings.Join(args, " "), dir, err, out)
+		}
 		if err != nil {
 			t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
 		}
