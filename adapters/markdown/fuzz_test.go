@@ -6,13 +6,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // FuzzParse feeds Parse and ParseText arbitrary bytes. Neither may panic; invalid UTF-8 must
 // give sdk.ErrInvalidInput; any other input must give a valid document whose blocks are not
 // blank, whose canonical offsets are right, and which keeps every word of the source; and
-// ParseParts and ParseTextParts, their parts joined, must give what Parse and ParseText do.
+// ParseParts and ParseTextParts, their parts joined, must give what Parse and ParseText do, as
+// must both with Options.InPlace.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.src)
@@ -40,6 +43,14 @@ func FuzzParse(f *testing.F) {
 			}
 			checkDocument(t, src, doc, mode.markup)
 			checkSourceMap(t, src, doc)
+			// Parsed in place, it is the same document.
+			inPlace, err := mode.parse([]byte(src), Options{ID: "fuzz", InPlace: true})
+			if err != nil {
+				t.Fatalf("%s with InPlace: %v", mode.name, err)
+			}
+			if diff := cmp.Diff(doc, inPlace); diff != "" {
+				t.Fatalf("%s with InPlace differs (-copy +InPlace):\n%s", mode.name, diff)
+			}
 		}
 		// Parsed a piece at a time, at every heading where a piece may end, the document is
 		// the same.
