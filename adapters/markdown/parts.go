@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/chunkkit/chunkkit/sdk"
@@ -152,6 +153,7 @@ type piecer struct {
 	blocks    bool // blocks were emitted
 	finished  bool // the last piece was parsed
 	inPlace   bool // Options.InPlace
+	tables    int  // pieces read by largeTable (for tests)
 }
 
 func (p *piecer) done() bool { return p.finished }
@@ -160,10 +162,20 @@ func (p *piecer) done() bool { return p.finished }
 func (p *piecer) next() sdk.DocumentPart {
 	start := p.pos
 	from := start + p.size
+	triedTable := false
 	for {
 		cut := -1
 		if p.size > 0 && from < len(p.body) {
 			cut = nextCut(p.body, from)
+		}
+		if end := cut; !triedTable && p.size > 0 && (end < 0 || end-start > largePiece*p.size) {
+			triedTable = true
+			if end < 0 {
+				end = len(p.body)
+			}
+			if part, ok := p.largeTable(start, end); ok {
+				return part
+			}
 		}
 		if cut < 0 {
 			p.finished = true
@@ -181,6 +193,92 @@ func (p *piecer) next() sdk.DocumentPart {
 		// times.
 		from = cut + max(cut-start, 1)
 	}
+}
+
+// largePiece is how many piece sizes a piece must span before next looks for a large table in
+// it (largeTable).
+const largePiece = 16
+
+// largeTable parses a piece that ends with a large table without handing goldmark the table's
+// body, whose lines goldmark would keep a record of each (a 50 MB table cost ~65 MB of its
+// memory): it parses body[start:w), for growing w up to half the piece of body[start:end],
+// until goldmark reads the last top-level node as a table whose rows go on at w, checks that
+// the rows after w are lines that nothing but a paragraph (the table) can hold, starting with
+// "|" after at most three spaces, up to a blank line or the end, and then builds the piece's
+// blocks from that tree, the table's body rows counted from the lines, up to the next
+// non-blank line, where the whole parse's next node starts. Those lines cannot open or close
+// anything: the table's paragraph is open at w and only a blank line ends it, after which
+// nothing is open. It reports false, having emitted nothing, for any other piece.
+func (p *piecer) largeTable(start, end int) (sdk.DocumentPart, bool) {
+	for w, prev := lineEndAt(p.body, start+p.size), start; w > prev && w-start <= (end-start)/2; w, prev = lineEndAt(p.body, start+2*(w-start)), w {
+		root := newParser().Parse(text.NewReader(capNesting(p.body[start:w])))
+		table, ok := root.LastChild().(*extast.Table)
+		if !ok || !isRow(lastLine(p.body[start:w])) {
+			continue
+		}
+		// The rows after w, to the blank line or the end that ends the table.
+		rows, e := 0, w
+		for e < len(p.body) {
+			line := p.body[e:]
+			if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+				line = line[:nl+1]
+			}
+			if !isRow(line) {
+				break
+			}
+			rows, e = rows+1, e+len(line)
+		}
+		if e < len(p.body) && len(bytes.Trim(lineAt2(p.body, e), " \t\r\n")) != 0 {
+			return sdk.DocumentPart{}, false // another line ends the table: parse it whole
+		}
+		next := e // the next non-blank line, where the next node starts
+		for next < len(p.body) {
+			line := lineAt2(p.body, next)
+			if len(bytes.Trim(line, " \t\r\n")) != 0 {
+				break
+			}
+			next += len(line)
+		}
+		table.SetAttribute(attrBodyRows, bodyRows(table)+rows)
+		b := p.builder(start, next)
+		b.build(root)
+		p.finished = next == len(p.body)
+		p.tables++
+		return p.finish(b, next), true
+	}
+	return sdk.DocumentPart{}, false
+}
+
+// isRow reports whether line (with or without its newline) is one only a paragraph can hold:
+// at most three spaces, then "|".
+func isRow(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	return len(line)-len(t) <= 3 && len(t) > 0 && t[0] == '|'
+}
+
+// lineEndAt returns the offset just after the line end at or after off, or len(s).
+func lineEndAt(s []byte, off int) int {
+	if off >= len(s) {
+		return len(s)
+	}
+	if nl := bytes.IndexByte(s[off:], '\n'); nl >= 0 {
+		return off + nl + 1
+	}
+	return len(s)
+}
+
+// lastLine returns the last line of s, which ends with a newline, without it.
+func lastLine(s []byte) []byte {
+	s = bytes.TrimSuffix(s, []byte{'\n'})
+	return s[bytes.LastIndexByte(s, '\n')+1:]
+}
+
+// lineAt2 returns the line of s that starts at off, with its newline.
+func lineAt2(s []byte, off int) []byte {
+	if nl := bytes.IndexByte(s[off:], '\n'); nl >= 0 {
+		return s[off : off+nl+1]
+	}
+	return s[off:]
 }
 
 // tryCut parses body[start:lineEnd], the piece and the line at cut, and when goldmark reads
