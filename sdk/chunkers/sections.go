@@ -256,7 +256,7 @@ func footnotesOf(l *layout, drafts []*draft) []chunkNotes {
 // Metadata[MetaFootnoteLabel], takes the referencing chunk's section path, and has it as
 // parent when it comes first. refs calls f with the label of every footnote reference in chunk
 // k's text, in order (see eachReference).
-func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes, refs func(k int, f func(label string))) {
+func linkFootnotes(chunks []*sdk.Chunk, notes []chunkNotes, refs func(k int, f func(label string))) {
 	wanted := map[string]bool{}
 	for _, n := range notes {
 		for _, label := range n.holds {
@@ -285,7 +285,7 @@ func linkFootnotes(chunks []sdk.Chunk, notes []chunkNotes, refs func(k int, f fu
 				continue
 			}
 			if n.label != "" {
-				c := &chunks[k]
+				c := chunks[k]
 				c.SectionPath, c.SectionTitle = slices.Clone(chunks[r].SectionPath), chunks[r].SectionTitle
 				if r < k {
 					c.ParentID = chunks[r].ID
@@ -327,9 +327,16 @@ func footnoteLabel(b sdk.Block) string {
 	return label
 }
 
-// contentRefs is linkFootnotes's refs for chunks with their Content.
-func contentRefs(chunks []sdk.Chunk) func(k int, f func(string)) {
-	return func(k int, f func(string)) { eachReference(chunks[k].Content, f) }
+// linkWhole links the footnotes of chunks, which have their Content (see linkFootnotes).
+func linkWhole(chunks []sdk.Chunk, notes []chunkNotes) {
+	if notes == nil {
+		return // no labelled footnote block: nothing to link
+	}
+	ptrs := make([]*sdk.Chunk, len(chunks))
+	for k := range chunks {
+		ptrs[k] = &chunks[k]
+	}
+	linkFootnotes(ptrs, notes, func(k int, f func(string)) { eachReference(chunks[k].Content, f) })
 }
 
 // references reports whether s references the footnote label.

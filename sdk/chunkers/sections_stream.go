@@ -41,7 +41,7 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 				yield(sdk.Chunk{}, err)
 				return
 			}
-			linkFootnotes(chunks, notes, contentRefs(chunks))
+			linkWhole(chunks, notes)
 			for _, c := range chunks {
 				if !yield(c, nil) {
 					return
@@ -101,7 +101,7 @@ type sectionWindows struct {
 	// Content, with their notes (nil while no window had a labelled footnote block), the
 	// labels they reference and the pieces of text their Content is made of: linked, given
 	// their Content again and yielded at the end.
-	held   []sdk.Chunk
+	held   []*sdk.Chunk
 	notes  []chunkNotes
 	refs   [][]string
 	texts  [][]string
@@ -142,9 +142,10 @@ func (w *sectionWindows) end() {
 			f(label)
 		}
 	})
-	for k, c := range w.held {
+	for k, held := range w.held {
+		c := *held
 		c.Content = strings.Join(w.texts[k], "")
-		w.held[k], w.texts[k] = sdk.Chunk{}, nil // yielded: let them go
+		w.held[k], w.texts[k] = nil, nil // yielded: let them go
 		c.EmbedText = sdk.JoinContext(c.Context, c.Content)
 		if !w.yield(c, nil) {
 			return
@@ -193,7 +194,7 @@ func (w *sectionWindows) flush(next int) bool {
 			if p, ok := c.Metadata[sdk.MetaPrefix].(string); ok {
 				c.Metadata[sdk.MetaPrefix] = w.keep(p)
 			}
-			w.held = append(w.held, c)
+			w.held = append(w.held, &c) // one at a time: the slice grows by pointers, not chunks
 		}
 		chunks = nil
 	}
