@@ -34,6 +34,11 @@ const DefaultPieceBytes = 256 << 10
 // four pieces), or there is none while some line might be one, they are parsed again as parts
 // asks for them rather than held.
 //
+// A piece that ends with a large table (one of over 16 pieces) whose rows only the table can
+// hold (lines starting with "|" after at most three spaces, up to a blank line or the end) has
+// those rows counted rather than handed to goldmark, which keeps a record of every line of a
+// run without a blank line: the blocks are the same (see largeTable).
+//
 // Errors are Parse's and are returned by ParseParts itself; parts yields none. parts may be
 // ranged over once, and src must not change until it is done.
 func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.Seq2[sdk.DocumentPart, error], error) {
