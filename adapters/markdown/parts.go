@@ -186,11 +186,7 @@ func (p *piecer) next() sdk.DocumentPart {
 			p.finished = true
 			return p.emit(start, len(p.body))
 		}
-		lineEnd := len(p.body)
-		if nl := bytes.IndexByte(p.body[cut:], '\n'); nl >= 0 {
-			lineEnd = cut + nl + 1
-		}
-		if part, ok := p.tryCut(start, cut, lineEnd); ok {
+		if part, ok := p.tryCut(start, cut, lineEndAt(p.body, cut)); ok {
 			return part
 		}
 		// Something holds the heading's line (an unclosed fence or HTML block): take in more,
@@ -223,26 +219,15 @@ func (p *piecer) largeTable(start, end int) (sdk.DocumentPart, bool) {
 		}
 		// The rows after w, to the blank line or the end that ends the table.
 		rows, e := 0, w
-		for e < len(p.body) {
-			line := p.body[e:]
-			if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
-				line = line[:nl+1]
-			}
-			if !isRow(line) {
-				break
-			}
-			rows, e = rows+1, e+len(line)
+		for e < len(p.body) && isRow(p.body[e:lineEndAt(p.body, e)]) {
+			rows, e = rows+1, lineEndAt(p.body, e)
 		}
-		if e < len(p.body) && len(bytes.Trim(lineAt2(p.body, e), " \t\r\n")) != 0 {
+		if e < len(p.body) && !isBlank(p.body[e:lineEndAt(p.body, e)]) {
 			return sdk.DocumentPart{}, false // another line ends the table: parse it whole
 		}
 		next := e // the next non-blank line, where the next node starts
-		for next < len(p.body) {
-			line := lineAt2(p.body, next)
-			if len(bytes.Trim(line, " \t\r\n")) != 0 {
-				break
-			}
-			next += len(line)
+		for next < len(p.body) && isBlank(p.body[next:lineEndAt(p.body, next)]) {
+			next = lineEndAt(p.body, next)
 		}
 		table.SetAttribute(attrBodyRows, bodyRows(table)+rows)
 		b := p.builder(start, next)
@@ -278,13 +263,8 @@ func lastLine(s []byte) []byte {
 	return s[bytes.LastIndexByte(s, '\n')+1:]
 }
 
-// lineAt2 returns the line of s that starts at off, with its newline.
-func lineAt2(s []byte, off int) []byte {
-	if nl := bytes.IndexByte(s[off:], '\n'); nl >= 0 {
-		return s[off : off+nl+1]
-	}
-	return s[off:]
-}
+// isBlank reports whether line holds nothing but spaces, tabs and its newline.
+func isBlank(line []byte) bool { return len(bytes.Trim(line, " \t\n")) == 0 }
 
 // tryCut parses body[start:lineEnd], the piece and the line at cut, and when goldmark reads
 // that line as the start of a top-level heading or paragraph emits the piece's blocks.
@@ -362,7 +342,7 @@ func nextCut(body []byte, from int) int {
 			return -1
 		}
 		next := off + nl + 1
-		if len(bytes.Trim(body[off:next], " \t\n")) == 0 && next < len(body) && startsPiece(body, next) {
+		if isBlank(body[off:next]) && next < len(body) && startsPiece(body, next) {
 			return next
 		}
 		off = next
