@@ -66,3 +66,36 @@ type Budgeted interface {
 type Namer interface {
 	Name() string
 }
+
+// RangeCounter is an optional ability of a TokenCounter: it counts texts made partly of ranges
+// of texts it measured before, by what it learnt measuring them, instead of counting every
+// byte anew. A chunker measures a document's blocks once and then counts chunks cut from them;
+// sdk/serve's Go server answers protocol 1.1's CountRanges with it, so that the final count of
+// a chunk costs the plugin a few pieces at the edges of each range rather than its whole text.
+// Find it by type assertion. Implementations are safe for concurrent use.
+type RangeCounter interface {
+	Count(ctx context.Context, texts []string) ([]int, error)
+	Boundaries(ctx context.Context, texts []string) ([][]int, error)
+	// MeasureMarked returns what Boundaries returns for texts and, for each text, a mark: what
+	// CountMarked reads to count ranges of it, or nil when it keeps nothing of that text. A
+	// mark does not retain the text, and never changes once returned.
+	MeasureMarked(ctx context.Context, texts []string) (ends [][]int, marks []any, err error)
+	// CountMarked returns, for each text, exactly what Count returns for texts[i].Text.
+	CountMarked(ctx context.Context, texts []MarkedText) ([]int, error)
+}
+
+// MarkedText is a text to count, with the ranges of it that are ranges of texts measured
+// before (see RangeCounter).
+type MarkedText struct {
+	Text string
+	// Ranges are in order and do not overlap. Text[At:At+Len] is the measured text's bytes
+	// [Start, Start+Len), whose mark is Mark. A range with a nil Mark is counted as any byte is.
+	Ranges []MarkedRange
+}
+
+// MarkedRange is a range of a MarkedText that repeats a range of a measured text.
+type MarkedRange struct {
+	At, Len int
+	Mark    any
+	Start   int
+}

@@ -31,6 +31,7 @@ func interfaceTypes() map[string]reflect.Type {
 		"Namer":            reflect.TypeFor[sdk.Namer](),
 		"Retainer":         reflect.TypeFor[sdk.Retainer](),
 		"Retained":         reflect.TypeFor[sdk.Retained](),
+		"RangeCounter":     reflect.TypeFor[sdk.RangeCounter](),
 	}
 }
 

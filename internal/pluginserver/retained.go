@@ -13,6 +13,7 @@ import (
 	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/rpcstatus"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // What a plugin keeps for CountRanges (protocol 1.1): at least the 64 most recent
@@ -41,6 +42,7 @@ type keptTexts struct {
 	handle uint64
 	model  string
 	texts  []string
+	marks  []any // what an sdk.RangeCounter kept of each text, or nil
 	bytes  int
 }
 
@@ -48,8 +50,10 @@ func newRetained(keep, maxBytes int) *retained {
 	return &retained{keep: keep, maxBytes: maxBytes, order: list.New(), byHandle: map[uint64]*list.Element{}}
 }
 
-// put keeps texts for model and returns their handle, never 0.
-func (r *retained) put(model string, texts []string) uint64 {
+// put keeps texts for model, with the marks an sdk.RangeCounter returned for them (or nil),
+// and returns their handle, never 0. A mark is not counted in the bytes kept: the tiktoken
+// plugin's are at most a quarter of its text's size.
+func (r *retained) put(model string, texts []string, marks []any) uint64 {
 	n := 0
 	for _, t := range texts {
 		n += len(t)
@@ -57,7 +61,7 @@ func (r *retained) put(model string, texts []string) uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.next++
-	k := &keptTexts{handle: r.next, model: model, texts: texts, bytes: n}
+	k := &keptTexts{handle: r.next, model: model, texts: texts, marks: marks, bytes: n}
 	r.byHandle[k.handle] = r.order.PushFront(k)
 	r.bytes += n
 	for r.order.Len() > r.keep && r.bytes > r.maxBytes {
@@ -68,20 +72,20 @@ func (r *retained) put(model string, texts []string) uint64 {
 	return k.handle
 }
 
-// get returns the texts kept under handle for model.
-func (r *retained) get(handle uint64, model string) ([]string, error) {
+// get returns the texts kept under handle for model, and their marks.
+func (r *retained) get(handle uint64, model string) ([]string, []any, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, ok := r.byHandle[handle]
 	if !ok {
-		return nil, status.Errorf(codes.FailedPrecondition, "retained texts %d are no longer kept (the plugin keeps the %d most recent requests); send the texts with Count", handle, r.keep)
+		return nil, nil, status.Errorf(codes.FailedPrecondition, "retained texts %d are no longer kept (the plugin keeps the %d most recent requests); send the texts with Count", handle, r.keep)
 	}
 	k := e.Value.(*keptTexts)
 	if k.model != model {
-		return nil, status.Errorf(codes.InvalidArgument, "retained texts %d were measured for model %q, not %q", handle, k.model, model)
+		return nil, nil, status.Errorf(codes.InvalidArgument, "retained texts %d were measured for model %q, not %q", handle, k.model, model)
 	}
 	r.order.MoveToFront(e)
-	return k.texts, nil
+	return k.texts, k.marks, nil
 }
 
 func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1.RetainRequest) (resp *tokenizerv1.RetainedBoundaries, err error) {
@@ -92,18 +96,29 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 	}
 	texts := convert.StringsView(req.GetTexts())
 	defer t.calls.hold(ctx)()
-	bounds, err := tc.Boundaries(ctx, texts)
+	var (
+		bounds [][]int
+		marks  []any
+	)
+	if rc, ok := tc.(sdk.RangeCounter); ok {
+		bounds, marks, err = rc.MeasureMarked(ctx, texts)
+		if err == nil && len(marks) != len(texts) {
+			return nil, status.Errorf(codes.Internal, "the token counter's MeasureMarked returned %d marks for %d texts", len(marks), len(texts))
+		}
+	} else {
+		bounds, err = tc.Boundaries(ctx, texts)
+	}
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
 	if !req.GetPackedEnds() {
-		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts), PackedTexts: true}, nil
+		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts, marks), PackedTexts: true}, nil
 	}
 	packed, err := packEnds(bounds)
 	if err != nil {
 		return nil, err
 	}
-	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts), PackedTexts: true}, nil
+	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts, marks), PackedTexts: true}, nil
 }
 
 func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest) (resp *tokenizerv1.CountResponse, err error) {
@@ -125,7 +140,12 @@ func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.Coun
 		return nil, err
 	}
 	defer t.calls.hold(ctx)()
-	counts, err := tc.Count(ctx, b.texts())
+	var counts []int
+	if rc, ok := tc.(sdk.RangeCounter); ok && len(b.ranges) > 0 {
+		counts, err = rc.CountMarked(ctx, b.marked())
+	} else {
+		counts, err = tc.Count(ctx, b.texts())
+	}
 	if err != nil {
 		return nil, rpcstatus.Encode(err)
 	}
@@ -182,7 +202,7 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 // addRange adds [start, end) of text text of the texts kept under handle to the text b is
 // building, for piece j of composite i.
 func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
-	kept, err := t.kept.get(handle, model)
+	kept, marks, err := t.kept.get(handle, model)
 	if err != nil {
 		return err
 	}
@@ -193,6 +213,10 @@ func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64,
 	if start > end || end > uint64(len(s)) {
 		return status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
 	}
+	if marks != nil && marks[text] != nil {
+		b.addMarked(s[start:end], marks[text], int(start))
+		return nil
+	}
 	b.add(s[start:end])
 	return nil
 }
@@ -201,6 +225,8 @@ func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64,
 // text, a chunk of a document measured before: such a text is the kept text's substring, not
 // copied. The others are built in one buffer: a request holds thousands of them, and one
 // allocation each cost as much as their bytes did.
+//
+// Ranges of texts an sdk.RangeCounter marked are also recorded, for its CountMarked.
 type textsBuilder struct {
 	out     []string // the texts ended; those built in buf are filled in by texts
 	inBuf   []span   // where in buf the texts built there are, with their index in out
@@ -208,6 +234,10 @@ type textsBuilder struct {
 	first   string // the first piece of the text being built, while it is its only one
 	pieces  int    // the pieces of the text being built
 	bufFrom int    // where in buf the text being built starts, once it has two pieces
+	length  int    // the bytes of the text being built
+
+	ranges    []sdk.MarkedRange // the marked ranges of every text, in order
+	rangeEnds []int             // for each text ended, the end of its ranges in ranges
 }
 
 type span struct{ text, from, to int }
@@ -226,6 +256,14 @@ func (b *textsBuilder) add(piece string) {
 		b.buf = append(b.buf, piece...)
 	}
 	b.pieces++
+	b.length += len(piece)
+}
+
+// addMarked adds piece, bytes [start, start+len(piece)) of a text whose mark is mark, to the
+// text being built.
+func (b *textsBuilder) addMarked(piece string, mark any, start int) {
+	b.ranges = append(b.ranges, sdk.MarkedRange{At: b.length, Len: len(piece), Mark: mark, Start: start})
+	b.add(piece)
 }
 
 // end ends the text being built.
@@ -239,7 +277,8 @@ func (b *textsBuilder) end() {
 		b.inBuf = append(b.inBuf, span{text: len(b.out), from: b.bufFrom, to: len(b.buf)})
 		b.out = append(b.out, "")
 	}
-	b.first, b.pieces = "", 0
+	b.first, b.pieces, b.length = "", 0, 0
+	b.rangeEnds = append(b.rangeEnds, len(b.ranges))
 }
 
 // texts returns the texts built, which share buf: it must not be added to afterwards.
@@ -249,4 +288,18 @@ func (b *textsBuilder) texts() []string {
 		b.out[s.text] = all[s.from:s.to]
 	}
 	return b.out
+}
+
+// marked returns the texts built with their marked ranges, for sdk.RangeCounter.CountMarked.
+// It is texts: nothing must be added afterwards.
+func (b *textsBuilder) marked() []sdk.MarkedText {
+	texts := b.texts()
+	out := make([]sdk.MarkedText, len(texts))
+	from := 0
+	for i, text := range texts {
+		to := b.rangeEnds[i]
+		out[i] = sdk.MarkedText{Text: text, Ranges: b.ranges[from:to:to]}
+		from = to
+	}
+	return out
 }

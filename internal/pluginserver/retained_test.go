@@ -18,32 +18,32 @@ import (
 func TestRetainedKeepsTheMostRecentRequests(t *testing.T) {
 	t.Parallel()
 	r := newRetained(2, 10) // always 2 requests; more while they fit 10 bytes
-	a := r.put("m", []string{"aaaa"})
-	b := r.put("m", []string{"bbbb"})
+	a := r.put("m", []string{"aaaa"}, nil)
+	b := r.put("m", []string{"bbbb"}, nil)
 	if a == 0 || b == 0 || a == b {
 		t.Fatalf("handles %d, %d: want distinct and not 0", a, b)
 	}
-	c := r.put("m", []string{"cc"}) // 10 bytes: all three fit
-	if _, err := r.get(a, "m"); err != nil {
+	c := r.put("m", []string{"cc"}, nil) // 10 bytes: all three fit
+	if _, _, err := r.get(a, "m"); err != nil {
 		t.Errorf("a dropped while everything fits: %v", err)
 	}
-	d := r.put("m", []string{"dddd"}) // 14 bytes: the least recently used (b) goes
-	if _, err := r.get(b, "m"); status.Code(err) != codes.FailedPrecondition {
+	d := r.put("m", []string{"dddd"}, nil) // 14 bytes: the least recently used (b) goes
+	if _, _, err := r.get(b, "m"); status.Code(err) != codes.FailedPrecondition {
 		t.Errorf("b: err = %v, want FailedPrecondition", err)
 	}
 	for _, h := range []uint64{a, c, d} {
-		if _, err := r.get(h, "m"); err != nil {
+		if _, _, err := r.get(h, "m"); err != nil {
 			t.Errorf("handle %d: %v", h, err)
 		}
 	}
-	big := r.put("m", []string{strings.Repeat("x", 100)}) // over the bytes: only the keep most recent stay
-	if got, err := r.get(big, "m"); err != nil || got[0] != strings.Repeat("x", 100) {
+	big := r.put("m", []string{strings.Repeat("x", 100)}, nil) // over the bytes: only the keep most recent stay
+	if got, _, err := r.get(big, "m"); err != nil || got[0] != strings.Repeat("x", 100) {
 		t.Errorf("the newest request: %v", err)
 	}
 	if r.order.Len() != 2 {
 		t.Errorf("%d requests kept over the byte bound, want the 2 always kept", r.order.Len())
 	}
-	if _, err := r.get(big, "other"); status.Code(err) != codes.InvalidArgument {
+	if _, _, err := r.get(big, "other"); status.Code(err) != codes.InvalidArgument {
 		t.Errorf("another model's handle: err = %v, want InvalidArgument", err)
 	}
 }
@@ -213,5 +213,88 @@ func TestCountRangesBuildsTheTextsItsPiecesMake(t *testing.T) {
 	}
 	if !cmp.Equal(wantCounts, got.GetCounts()) {
 		t.Errorf("counts = %v, want %v", got.GetCounts(), wantCounts)
+	}
+}
+
+// marksSeen is an sdk.RangeCounter that marks each text but the second with its text and
+// keeps what CountMarked is given; it counts bytes.
+type marksSeen struct {
+	textsSeen
+	marked []sdk.MarkedText
+	marks  int // how many marks MeasureMarked returns; -1: one per text
+}
+
+type seenMark struct{ text string }
+
+func (c *marksSeen) MeasureMarked(ctx context.Context, texts []string) ([][]int, []any, error) {
+	bounds, err := c.Boundaries(ctx, texts)
+	marks := make([]any, len(texts))
+	for i, t := range texts {
+		if i != 1 {
+			marks[i] = &seenMark{t}
+		}
+	}
+	if c.marks >= 0 {
+		marks = marks[:c.marks]
+	}
+	return bounds, marks, err
+}
+
+func (c *marksSeen) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]int, error) {
+	c.marked = texts
+	plain := make([]string, len(texts))
+	for i, t := range texts {
+		plain[i] = t.Text
+	}
+	return c.Count(ctx, plain)
+}
+
+// A counter that can count ranges of what it measured gets, with each text CountRanges builds,
+// where in it each range of a marked text is, of which text (its mark) and from where; ranges
+// of a text it did not mark are plain bytes. One that answers too few marks is an INTERNAL
+// error, not a panic.
+func TestCountRangesTellsARangeCounterWhereItsRangesAre(t *testing.T) {
+	t.Parallel()
+	seen := &marksSeen{marks: -1}
+	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"seen": seen})}, kept: newRetained(4, 1<<20)}
+	ctx := t.Context()
+	texts := [][]byte{[]byte("one two three"), []byte("four five"), []byte("six seven")}
+	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: texts, PackedEnds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packed []byte
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 4, 7)
+	packed = tokenizerv1.AppendPackedComposite(packed, 4)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "a › ")
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 2, 0, 3)
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 0, 4) // not marked
+	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 8, 13)
+	packed = tokenizerv1.AppendPackedComposite(packed, 1)
+	packed = tokenizerv1.AppendPackedLiteral(packed, "just a literal")
+	if _, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "seen", PackedTexts: packed, Handles: []uint64{kept.GetHandle()}}); err != nil {
+		t.Fatal(err)
+	}
+	_, marks, err := s.kept.get(kept.GetHandle(), "seen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sdk.MarkedText{
+		{Text: "two", Ranges: []sdk.MarkedRange{{At: 0, Len: 3, Mark: marks[0], Start: 4}}},
+		{Text: "a › sixfourthree", Ranges: []sdk.MarkedRange{
+			{At: len("a › "), Len: 3, Mark: marks[2], Start: 0},
+			{At: len("a › sixfour"), Len: 5, Mark: marks[0], Start: 8}}},
+		{Text: "just a literal", Ranges: []sdk.MarkedRange{}},
+	}
+	if diff := cmp.Diff(want, seen.marked, cmp.Comparer(func(a, b *seenMark) bool { return a == b })); diff != "" {
+		t.Errorf("marked texts (-want +got):\n%s", diff)
+	}
+
+	short := &marksSeen{marks: 1}
+	s = &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"short": short})}, kept: newRetained(4, 1<<20)}
+	_, err = s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "short", Texts: texts, PackedEnds: true})
+	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "1 marks for 3 texts") {
+		t.Errorf("too few marks: err = %v, want INTERNAL naming them", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/chunkkit/chunkkit/internal/pretok"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe/data"
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // backtrackEncoder is the Backtrack backend: text split into pieces by internal/pretok's
@@ -121,4 +122,59 @@ func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error
 		at = end
 	}
 	return dst, nil
+}
+
+func (e *backtrackEncoder) appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error) {
+	s := e.scratch.get()
+	defer e.scratch.put(s)
+	from := len(dst)
+	// A checkpoint at 0, then at the first piece end at least checkpointGap bytes past the one
+	// before: m's slices have room for all of them (len(text)/checkpointGap+1).
+	marks, toks, next := m.at, m.toks, 0
+	for at := 0; at < len(text); {
+		if at >= next {
+			marks, toks, next = append(marks, int32(at)), append(toks, int32(len(dst)-from)), at+checkpointGap
+		}
+		end := e.split(text, at)
+		if end <= at || end > len(text) {
+			return nil, fmt.Errorf("splitting: no piece at byte %d", at)
+		}
+		dst = e.vocab.AppendLensAt(dst, text, at, end, s)
+		at = end
+	}
+	m.at, m.toks = marks, toks
+	return dst, nil
+}
+
+// countMarked is count's loop with jumps between the checkpoints of ranges (marks.go); count
+// keeps a loop of its own, every Count's, without the checks for ranges.
+func (e *backtrackEncoder) countMarked(text string, ranges []sdk.MarkedRange) (int, error) {
+	n := 0
+	s := e.scratch.get()
+	defer e.scratch.put(s)
+	var j jumper
+	r := -1 // the range j is set up for
+	for at := 0; at < len(text); {
+		for r+1 < len(ranges) && ranges[r+1].At <= at {
+			r++
+			j.reset(text, ranges[r])
+		}
+		if r >= 0 && at < ranges[r].At+ranges[r].Len {
+			if to, toks, ok := j.jump(at); ok {
+				if jumped != nil {
+					jumped(at, to)
+				}
+				n += toks
+				at = to
+				continue
+			}
+		}
+		end := e.split(text, at)
+		if end <= at || end > len(text) {
+			return 0, fmt.Errorf("splitting: no piece at byte %d", at)
+		}
+		n += e.vocab.CountAt(text, at, end, s)
+		at = end
+	}
+	return n, nil
 }

@@ -1,0 +1,308 @@
+package tiktoken
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/chunkkit/chunkkit/sdk"
+)
+
+// Counting ranges of measured texts (sdk.RangeCounter). Through the plugin, a chunker measures
+// a document's blocks with RetainBoundaries and then counts its chunks, a context line and
+// ranges of those blocks, with CountRanges: counted anew, that second call encodes the
+// document again, about as many bytes as the first (docs/reference/tokenizers.md, "Counting
+// substrings"). A Counter on the Backtrack backend instead keeps, for each text it measures,
+// some of the places where the pre-tokenizer ended a piece (checkpoints), with the number of
+// tokens before each, and counts a range between two of them by subtracting.
+//
+// Why that is exact. The encoding's tokens are the BPE tokens of each piece its pre-tokenizer
+// splits the text into, and a piece's tokens depend on the piece alone. The pre-tokenizer
+// (the encoding's regular expression, which internal/pretok's scanners implement) finds each
+// piece from where the one before ended, left to right, and has no look-behind: where a piece
+// starts and ends depends only on the bytes from its start up to the last byte the expression
+// looks at, which is
+//   - for a piece of white space, at most the end of the white-space run it starts in, and the
+//     one character after it (\s+(?!\S), \s*[\r\n]+ backtracking inside the run);
+//   - for any other piece, at most a few characters past its end: the character that stops a
+//     run of letters, digits or punctuation, and the two or three a contraction ('ll, 're)
+//     needs (jumpMargin bytes bounds them with room to spare).
+// So if the scan of a text being counted reaches a checkpoint c of a measured text at a piece
+// boundary of its own, inside a range [start, end) of that measured text, it ends the same
+// pieces the measured text's scan ended from c on, up to a checkpoint q whose pieces before it
+// only look at bytes before end: q at most jumpMargin bytes before the range's last letter or
+// number. (Any white-space run that starts before q ends before that letter or number, which is
+// not white space.) The counted text's pieces from c to q are the measured text's, whose tokens
+// number toks(q) - toks(c); the scan goes on from q, through the range's end and whatever
+// follows it. TestCountMarkedIsCount holds this to Count on every encoding, with texts built to
+// catch each of the cases above, and FuzzCountMarked goes on from there.
+
+// checkpointGap is the fewest bytes between two checkpoints of a measured text: the pieces a
+// range's count encodes anew are at most about this many at each end of a range, and the
+// checkpoints cost 8 bytes each (a text of English prose has one every ~26 bytes, ~31% of its
+// size, while the plugin keeps it).
+const checkpointGap = 24
+
+// jumpMargin is how many bytes before a range's last letter or number its count's last
+// checkpoint may be, at least: more than the bytes past a piece's end the pre-tokenizer looks
+// at (one character, or the three of a contraction).
+const jumpMargin = 8
+
+// jumped, when set (by tests), is told of each jump a count makes, from at to to in the text
+// being counted.
+var jumped func(at, to int)
+
+// marks is what a Counter keeps of a text it measured, for CountMarked: its checkpoints.
+type marks struct {
+	at   []int32 // increasing offsets in the text where a piece ends (or 0, the first)
+	toks []int32 // the number of the text's tokens before each
+}
+
+// markingEncoder is an encoder that can record a text's checkpoints while it measures it.
+type markingEncoder interface {
+	encoder
+	// appendTokenLensMarked is appendTokenLens, which also records text's checkpoints in m.
+	appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error)
+	// countMarked counts text, whose ranges have marks of this encoder, without encoding the
+	// pieces between two checkpoints of a range again.
+	countMarked(text string, ranges []sdk.MarkedRange) (int, error)
+}
+
+// Compile-time check that Counter can count ranges of what it measured.
+var _ sdk.RangeCounter = (*Counter)(nil)
+
+// MeasureMarked returns what Boundaries returns, and, for each valid UTF-8 text under 2 GiB
+// on the Backtrack backend, its checkpoints as its mark (nil marks otherwise: CountMarked
+// counts ranges of those texts anew).
+func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, []any, error) {
+	me, ok := c.enc.(markingEncoder)
+	if !ok {
+		bounds, err := c.Boundaries(ctx, texts)
+		return bounds, make([]any, len(texts)), err
+	}
+	out := make([][]int, len(texts))
+	kept := make([]any, len(texts))
+	// One allocation for all the texts' checkpoints: a text has at most len/checkpointGap+1.
+	room := 0
+	for _, text := range texts {
+		room += len(text)/checkpointGap + 1
+	}
+	all := make([]marks, len(texts))
+	at, toks := make([]int32, room), make([]int32, room)
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if !utf8.ValidString(text) || len(text) > math.MaxInt32 {
+			b, err := c.Boundaries(ctx, texts[i:i+1])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
+			}
+			out[i] = b[0]
+			continue
+		}
+		var lens []int
+		if text != "" {
+			lens = make([]int, 0, len(text)/4+8)
+		}
+		n := len(text)/checkpointGap + 1
+		m := &all[i]
+		m.at, m.toks = at[:0:n], toks[:0:n]
+		at, toks = at[n:], toks[n:]
+		lens, err := me.appendTokenLensMarked(lens, text, m)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
+		}
+		bounds, ok := ends(text, nil, lens)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w: token lengths do not add up to the text's %d bytes",
+				c.Name(), i, sdk.ErrBadResponse, len(text))
+		}
+		out[i], kept[i] = bounds, m
+	}
+	return out, kept, nil
+}
+
+// CountMarked returns what Count returns for each text's Text, counting the ranges marked by
+// MeasureMarked of this Counter between their checkpoints from those (see above). Ranges with
+// another mark, texts that are not valid UTF-8 and other backends are counted anew.
+func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]int, error) {
+	me, ok := c.enc.(markingEncoder)
+	counts := make([]int, len(texts))
+	for i, t := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		text := t.Text
+		var (
+			n   int
+			err error
+		)
+		switch {
+		case ok && len(t.Ranges) > 0 && validMarked(t):
+			n, err = me.countMarked(text, t.Ranges)
+		case !utf8.ValidString(text):
+			n, err = c.enc.count(repairUTF8(text).text)
+		default:
+			n, err = c.enc.count(text)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)
+		}
+		counts[i] = n
+	}
+	return counts, nil
+}
+
+// validMarked reports whether t.Text is valid UTF-8, without reading the ranges it has marks
+// of: those are ranges of valid texts (MeasureMarked marks no other), valid where they start
+// at a rune and end after one.
+func validMarked(t sdk.MarkedText) bool {
+	from := 0
+	for _, r := range t.Ranges {
+		if r.At < from || r.Len < 0 || r.At+r.Len > len(t.Text) {
+			return false
+		}
+		if !utf8.ValidString(t.Text[from:r.At]) {
+			return false
+		}
+		from = r.At + r.Len
+		piece := t.Text[r.At:from]
+		if _, ok := r.Mark.(*marks); !ok {
+			if !utf8.ValidString(piece) {
+				return false
+			}
+			continue
+		}
+		if piece == "" {
+			continue
+		}
+		if last, size := utf8.DecodeLastRuneInString(piece); !utf8.RuneStart(piece[0]) || last == utf8.RuneError && size == 1 {
+			return false
+		}
+	}
+	return utf8.ValidString(t.Text[from:])
+}
+
+// jumper finds, as a count's scan goes through one range of a measured text, the checkpoint it
+// may jump from and the one it may jump to.
+type jumper struct {
+	r    sdk.MarkedRange
+	m    *marks
+	next int // the first checkpoint at or after the scan's position
+	last int // the last checkpoint the scan may jump to; none when below next
+}
+
+// reset sets j up for range r of text, the text being counted.
+func (j *jumper) reset(text string, r sdk.MarkedRange) {
+	m, _ := r.Mark.(*marks)
+	j.r, j.m, j.next, j.last = r, m, 0, -1
+	if m == nil {
+		return
+	}
+	// The range's last letter or number, which is not white space.
+	w := r.At + r.Len
+	for w > r.At {
+		c, size := utf8.DecodeLastRuneInString(text[r.At:w])
+		if unicode.IsLetter(c) || unicode.IsNumber(c) {
+			break
+		}
+		w -= size
+	}
+	limit := r.Start + (w - r.At) - jumpMargin
+	if limit-r.Start < checkpointGap {
+		return // there cannot be two checkpoints to jump between
+	}
+	j.next, _ = slices.BinarySearch(m.at, int32(r.Start))
+	last, found := slices.BinarySearch(m.at[j.next:], int32(limit))
+	if !found {
+		last--
+	}
+	j.last = j.next + last
+}
+
+// jump returns where a scan at at, a boundary of the scan's pieces inside the range, may go on
+// from, and the number of tokens between, if at is a checkpoint with a later one to go to.
+func (j *jumper) jump(at int) (to, toks int, ok bool) {
+	if j.next >= j.last {
+		return 0, 0, false
+	}
+	p := j.r.Start + at - j.r.At
+	for j.next < j.last && int(j.m.at[j.next]) < p {
+		j.next++
+	}
+	if j.next >= j.last || int(j.m.at[j.next]) != p {
+		return 0, 0, false
+	}
+	to = j.r.At + int(j.m.at[j.last]) - j.r.Start
+	toks = int(j.m.toks[j.last] - j.m.toks[j.next])
+	j.next = j.last // one jump a range: nothing is left to jump over
+	return to, toks, true
+}
+
+// Compile-time check that Counter counts the pieces of what it measured, in-process too.
+var _ sdk.Retainer = (*Counter)(nil)
+
+// RetainBoundaries implements sdk.Retainer, so that a chunker in the same process gets what the
+// plugin's CountRanges gets: MeasureMarked's boundaries, and a Retained whose CountPieces counts
+// each item with CountMarked, a few pieces at the edges of each of its ranges. texts must not
+// change while the Retained is used.
+func (c *Counter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
+	bounds, marks, err := c.MeasureMarked(ctx, texts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bounds, markedTexts{c: c, texts: texts, marks: marks}, nil
+}
+
+// markedTexts is the sdk.Retained of a Counter's RetainBoundaries.
+type markedTexts struct {
+	c     *Counter
+	texts []string
+	marks []any
+}
+
+// CountPieces returns the count of each item's text, which is what sdk.Build builds, through
+// CountMarked. A piece outside the texts is sdk.CheckPieces' error.
+func (m markedTexts) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
+	if err := sdk.CheckPieces(m.texts, items); err != nil {
+		return nil, err
+	}
+	out := make([]sdk.MarkedText, len(items))
+	var (
+		ranges []sdk.MarkedRange
+		buf    []byte
+		built  []int // the items built in buf, each followed by its end in buf
+	)
+	for i, item := range items {
+		from := len(ranges)
+		if len(item) == 1 && item[0].Text >= 0 {
+			p := item[0]
+			ranges = append(ranges, sdk.MarkedRange{Len: p.End - p.Start, Mark: m.marks[p.Text], Start: p.Start})
+			out[i] = sdk.MarkedText{Text: m.texts[p.Text][p.Start:p.End], Ranges: ranges[from:len(ranges):len(ranges)]}
+			continue
+		}
+		start := len(buf)
+		for _, p := range item {
+			if p.Text < 0 {
+				buf = append(buf, p.Literal...)
+				continue
+			}
+			ranges = append(ranges, sdk.MarkedRange{At: len(buf) - start, Len: p.End - p.Start, Mark: m.marks[p.Text], Start: p.Start})
+			buf = append(buf, m.texts[p.Text][p.Start:p.End]...)
+		}
+		out[i].Ranges = ranges[from:len(ranges):len(ranges)]
+		built = append(built, i, len(buf))
+	}
+	// buf no longer grows: the items built in it are its substrings.
+	all := string(buf)
+	start := 0
+	for k := 0; k < len(built); k += 2 {
+		out[built[k]].Text = all[start:built[k+1]]
+		start = built[k+1]
+	}
+	return m.c.CountMarked(ctx, out)
+}
