@@ -14,15 +14,16 @@ import (
 // processes (children whose name starts with "chunkkit-") have used so far, and whether it
 // could read them. A plugin that exits in between is not counted, so callers compare readings
 // taken while the same plugins run.
-func processCPU() (time.Duration, bool) {
+func processCPU() (cpuTimes, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, false
+		return cpuTimes{}, false
 	}
-	total := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	var t cpuTimes
+	t.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0, false
+		return cpuTimes{}, false
 	}
 	self := os.Getpid()
 	tick := time.Second / 100 // USER_HZ, 100 on Linux
@@ -52,7 +53,7 @@ func processCPU() (time.Duration, bool) {
 		}
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(ut+st) * tick
+		t.plugins += time.Duration(ut+st) * tick
 	}
-	return total, true
+	return t, true
 }

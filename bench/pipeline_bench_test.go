@@ -13,7 +13,8 @@ package bench_test
 // calls the host made on the plugin, fewer when documents that queue for their turn share one
 // (host/merge.go). cpu-ms/op (Linux) is
 // the CPU time the host and its plugin processes used per op, user and system: what the plugin
-// boundary costs in work, apart from what the machine's other load does to wall time.
+// boundary costs in work, apart from what the machine's other load does to wall time, and
+// plugin-cpu-ms/op the plugin's share of it.
 
 import (
 	"context"
@@ -21,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
@@ -89,9 +89,7 @@ func BenchmarkCorpus(b *testing.B) {
 				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
 					b.ReportMetric(float64(pc.PluginCalls()-calls0)/float64(docs), "plugin-calls/doc")
 				}
-				if cpu1, ok := processCPU(); ok && cpuOK {
-					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-				}
+				reportCPU(b, cpu0, cpuOK)
 			})
 		}
 	}

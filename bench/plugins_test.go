@@ -27,7 +27,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -174,9 +173,7 @@ func BenchmarkCount(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					if cpu1, ok := processCPU(); ok && cpuOK {
-						b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-					}
+					reportCPU(b, cpu0, cpuOK)
 				})
 			}
 		}

@@ -52,7 +52,7 @@ func newRetained(keep, maxBytes int) *retained {
 
 // put keeps texts for model, with the marks an sdk.RangeCounter returned for them (or nil),
 // and returns their handle, never 0. A mark is not counted in the bytes kept: the tiktoken
-// plugin's are at most a quarter of its text's size.
+// plugin's take a third of its text's size.
 func (r *retained) put(model string, texts []string, marks []any) uint64 {
 	n := 0
 	for _, t := range texts {

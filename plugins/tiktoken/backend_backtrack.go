@@ -95,10 +95,35 @@ func newBacktrack(encoding string) (*backtrackEncoder, error) {
 	return &backtrackEncoder{split: split, vocab: vocab, scratch: scratches{max: max(2, runtime.GOMAXPROCS(0))}}, nil
 }
 
-func (e *backtrackEncoder) count(text string) (int, error) {
-	n := 0
+// batch returns a backtrackBatch with a Scratch of e's for the call, which its end returns.
+func (e *backtrackEncoder) batch() (encoder, func()) {
 	s := e.scratch.get()
-	defer e.scratch.put(s)
+	return &backtrackBatch{e, s}, func() { e.scratch.put(s) }
+}
+
+func (e *backtrackEncoder) count(text string) (int, error) {
+	b, done := e.batch()
+	defer done()
+	return b.count(text)
+}
+
+func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
+	b, done := e.batch()
+	defer done()
+	return b.appendTokenLens(dst, text)
+}
+
+// backtrackBatch is the Backtrack backend for the texts of one call, on one goroutine, with one
+// Scratch.
+type backtrackBatch struct {
+	*backtrackEncoder
+	s *bpe.Scratch
+}
+
+func (b *backtrackBatch) batch() (encoder, func()) { return b, func() {} }
+
+func (b *backtrackBatch) count(text string) (int, error) {
+	e, s, n := b.backtrackEncoder, b.s, 0
 	for at := 0; at < len(text); {
 		end := e.split(text, at)
 		if end <= at || end > len(text) {
@@ -110,9 +135,8 @@ func (e *backtrackEncoder) count(text string) (int, error) {
 	return n, nil
 }
 
-func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
-	s := e.scratch.get()
-	defer e.scratch.put(s)
+func (b *backtrackBatch) appendTokenLens(dst []int, text string) ([]int, error) {
+	e, s := b.backtrackEncoder, b.s
 	for at := 0; at < len(text); {
 		end := e.split(text, at)
 		if end <= at || end > len(text) {
@@ -124,9 +148,8 @@ func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error
 	return dst, nil
 }
 
-func (e *backtrackEncoder) appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error) {
-	s := e.scratch.get()
-	defer e.scratch.put(s)
+func (b *backtrackBatch) appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error) {
+	e, s := b.backtrackEncoder, b.s
 	from := len(dst)
 	// A checkpoint at 0, then at the first piece end at least checkpointGap bytes past the one
 	// before: m's slices have room for all of them (len(text)/checkpointGap+1).
@@ -148,10 +171,8 @@ func (e *backtrackEncoder) appendTokenLensMarked(dst []int, text string, m *mark
 
 // countMarked is count's loop with jumps between the checkpoints of ranges (marks.go); count
 // keeps a loop of its own, every Count's, without the checks for ranges.
-func (e *backtrackEncoder) countMarked(text string, ranges []sdk.MarkedRange) (int, error) {
-	n := 0
-	s := e.scratch.get()
-	defer e.scratch.put(s)
+func (b *backtrackBatch) countMarked(text string, ranges []sdk.MarkedRange) (int, error) {
+	e, s, n := b.backtrackEncoder, b.s, 0
 	var j jumper
 	r := -1 // the range j is set up for
 	for at := 0; at < len(text); {

@@ -38,6 +38,8 @@ func newFast(encoding string) (*fastEncoder, error) {
 	return &fastEncoder{split: split, ranks: ranks}, nil
 }
 
+func (e *fastEncoder) batch() (encoder, func()) { return e, func() {} }
+
 func (e *fastEncoder) count(text string) (int, error) {
 	n := 0
 	var scratch []int

@@ -64,6 +64,8 @@ func newReference(encoding string) (*referenceEncoder, error) {
 	return &referenceEncoder{tk: tk, tokenLen: lens}, nil
 }
 
+func (e *referenceEncoder) batch() (encoder, func()) { return e, func() {} }
+
 func (e *referenceEncoder) count(text string) (int, error) {
 	return len(e.tk.EncodeOrdinary(text)), nil
 }

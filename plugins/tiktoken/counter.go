@@ -8,9 +8,14 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// encoder is what a backend provides. Both methods take valid UTF-8 only; Counter repairs
-// invalid input first. Implementations are safe for concurrent use.
+// encoder is what a backend provides. count and appendTokenLens take valid UTF-8 only; Counter
+// repairs invalid input first. Implementations are safe for concurrent use, except what batch
+// returns.
 type encoder interface {
+	// batch returns the encoder for the texts of one call and the function that ends it: the
+	// Backtrack backend takes its working memory once for the call (a lock and a cache of the
+	// pieces it encoded), not once a text. What it returns is for one goroutine.
+	batch() (encoder, func())
 	count(text string) (int, error)
 	// appendTokenLens appends the byte length of each of text's tokens to dst.
 	appendTokenLens(dst []int, text string) ([]int, error)
@@ -92,6 +97,8 @@ func (c *Counter) Backend() Backend { return c.backend }
 // Count returns the number of tokens in each text; the count of "" is 0. It stops with ctx's
 // error when ctx ends between two texts.
 func (c *Counter) Count(ctx context.Context, texts []string) ([]int, error) {
+	enc, done := c.enc.batch()
+	defer done()
 	counts := make([]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
@@ -100,7 +107,7 @@ func (c *Counter) Count(ctx context.Context, texts []string) ([]int, error) {
 		if !utf8.ValidString(text) {
 			text = repairUTF8(text).text
 		}
-		n, err := c.enc.count(text)
+		n, err := enc.count(text)
 		if err != nil {
 			return nil, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)
 		}
@@ -115,6 +122,8 @@ func (c *Counter) Count(ctx context.Context, texts []string) ([]int, error) {
 // offset several times). There are as many offsets as Count reports, non-decreasing, the last
 // equal to len(text); none for "". It stops with ctx's error when ctx ends between two texts.
 func (c *Counter) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	enc, done := c.enc.batch()
+	defer done()
 	out := make([][]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
@@ -132,7 +141,7 @@ func (c *Counter) Boundaries(ctx context.Context, texts []string) ([][]int, erro
 		if seen != "" {
 			lens = make([]int, 0, len(seen)/4+8)
 		}
-		lens, err := c.enc.appendTokenLens(lens, seen)
+		lens, err := enc.appendTokenLens(lens, seen)
 		if err != nil {
 			return nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
 		}

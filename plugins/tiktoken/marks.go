@@ -27,9 +27,9 @@ import (
 // looks at, which is
 //   - for a piece of white space, at most the end of the white-space run it starts in, and the
 //     one character after it (\s+(?!\S), \s*[\r\n]+ backtracking inside the run);
-//   - for any other piece, at most a few characters past its end: the character that stops a
-//     run of letters, digits or punctuation, and the two or three a contraction ('ll, 're)
-//     needs (jumpMargin bytes bounds them with room to spare).
+//   - for any other piece, at most a few bytes past its end: the character that stops a run of
+//     letters, digits or punctuation (up to 4 bytes), or the apostrophe, letter and character
+//     of a contraction that does not match ('l then not l: up to 6 bytes).
 // So if the scan of a text being counted reaches a checkpoint c of a measured text at a piece
 // boundary of its own, inside a range [start, end) of that measured text, it ends the same
 // pieces the measured text's scan ended from c on, up to a checkpoint q whose pieces before it
@@ -42,13 +42,13 @@ import (
 
 // checkpointGap is the fewest bytes between two checkpoints of a measured text: the pieces a
 // range's count encodes anew are at most about this many at each end of a range, and the
-// checkpoints cost 8 bytes each (a text of English prose has one every ~26 bytes, ~31% of its
-// size, while the plugin keeps it).
+// room for them costs 8 bytes per checkpointGap bytes of text, a third of its size, while it is
+// kept.
 const checkpointGap = 24
 
 // jumpMargin is how many bytes before a range's last letter or number its count's last
-// checkpoint may be, at least: more than the bytes past a piece's end the pre-tokenizer looks
-// at (one character, or the three of a contraction).
+// checkpoint may be, at least: the most bytes past a piece's end the pre-tokenizer looks at
+// (above). TestCountMarkedIsCount fails with 0.
 const jumpMargin = 8
 
 // jumped, when set (by tests), is told of each jump a count makes, from at to to in the text
@@ -78,7 +78,9 @@ var _ sdk.RangeCounter = (*Counter)(nil)
 // on the Backtrack backend, its checkpoints as its mark (nil marks otherwise: CountMarked
 // counts ranges of those texts anew).
 func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, []any, error) {
-	me, ok := c.enc.(markingEncoder)
+	enc, done := c.enc.batch()
+	defer done()
+	me, ok := enc.(markingEncoder)
 	if !ok {
 		bounds, err := c.Boundaries(ctx, texts)
 		return bounds, make([]any, len(texts)), err
@@ -130,7 +132,9 @@ func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, [
 // MeasureMarked of this Counter between their checkpoints from those (see above). Ranges with
 // another mark, texts that are not valid UTF-8 and other backends are counted anew.
 func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]int, error) {
-	me, ok := c.enc.(markingEncoder)
+	enc, done := c.enc.batch()
+	defer done()
+	me, ok := enc.(markingEncoder)
 	counts := make([]int, len(texts))
 	for i, t := range texts {
 		if err := ctx.Err(); err != nil {
@@ -145,9 +149,9 @@ func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]in
 		case ok && len(t.Ranges) > 0 && validMarked(t):
 			n, err = me.countMarked(text, t.Ranges)
 		case !utf8.ValidString(text):
-			n, err = c.enc.count(repairUTF8(text).text)
+			n, err = enc.count(repairUTF8(text).text)
 		default:
-			n, err = c.enc.count(text)
+			n, err = enc.count(text)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)

@@ -43,14 +43,10 @@ func (c *timedCounter) Boundaries(ctx context.Context, texts []string) ([][]int,
 	return out, err
 }
 
-// BenchmarkSubstringCounts measures what counting chunk texts as ranges of text already
-// encoded could save (issue 14, point 2): it chunks the corpus's English Markdown (up to ~4
-// MB) with HeadingAware at 512/64 on the backtrack backend, in-process, and reports the
-// share of the time spent in the chunker's Count calls (the final count of each chunk's
-// EmbedText) and in its Boundaries calls, and, as the floor of any interval scheme's set-up,
-// the time of one more encoding pass over every document's canonical text (count-pass-ms).
-// An interval encoder pays only if the Count time exceeds that floor plus its queries.
-func BenchmarkSubstringCounts(b *testing.B) {
+// englishMarkdown returns the corpus's English Markdown documents, parsed, up to about
+// corpusBytes of source, with their canonical texts and the source bytes; it skips the
+// benchmark without CHUNKKIT_CORPUS.
+func englishMarkdown(b *testing.B) (docs []*sdk.Document, canon []string, total int) {
 	dir := os.Getenv(corpusEnv)
 	if dir == "" {
 		b.Skipf("%s is not set", corpusEnv)
@@ -59,9 +55,6 @@ func BenchmarkSubstringCounts(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var docs []*sdk.Document
-	var canon []string
-	total := 0
 	for i, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n") {
 		rel, _, _ := strings.Cut(line, "\t")
 		if i == 0 || !strings.HasPrefix(rel, "en-md/") {
@@ -81,6 +74,44 @@ func BenchmarkSubstringCounts(b *testing.B) {
 			break
 		}
 	}
+	return docs, canon, total
+}
+
+// BenchmarkRetainedCounts measures what counting a chunk from the checkpoints of the blocks it
+// was cut from saves a chunker in-process (marks.go): HeadingAware at 512/64 on the corpus's
+// English Markdown (~4 MB) with the Counter, whose RetainBoundaries keeps checkpoints, and with
+// the same Counter behind plainCounter, whose chunks are built and counted with Count. Compare
+// the two with benchstat -col /counts.
+func BenchmarkRetainedCounts(b *testing.B) {
+	docs, _, total := englishMarkdown(b)
+	c := counter(b, "cl100k_base", tiktoken.Backtrack)
+	for _, tt := range []struct {
+		name string
+		tc   sdk.TokenCounter
+	}{{"built", plainCounter{c}}, {"checkpoints", c}} {
+		b.Run("counts="+tt.name, func(b *testing.B) {
+			ch := &chunkers.HeadingAware{Config: chunkers.Config{Counter: tt.tc, MaxTokens: 512, OverlapTokens: 64}}
+			b.SetBytes(int64(total))
+			for b.Loop() {
+				for _, doc := range docs {
+					if _, err := ch.Chunk(context.Background(), sdk.Request{}, doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSubstringCounts measures what counting chunk texts as ranges of text already
+// encoded could save (issue 14, point 2): it chunks the corpus's English Markdown (up to ~4
+// MB) with HeadingAware at 512/64 on the backtrack backend, in-process, counting each chunk's
+// text anew (timedCounter hides the Counter's RetainBoundaries), and reports the share of the
+// time spent in the chunker's Count calls (the final count of each chunk's EmbedText) and in
+// its Boundaries calls, and the time of one more encoding pass over every document's canonical
+// text (count-pass-ms). BenchmarkRetainedCounts measures what the checkpoints save of it.
+func BenchmarkSubstringCounts(b *testing.B) {
+	docs, canon, total := englishMarkdown(b)
 	base := counter(b, "cl100k_base", tiktoken.Backtrack)
 	tc := &timedCounter{TokenCounter: base}
 	ch := &chunkers.HeadingAware{Config: chunkers.Config{Counter: tc, MaxTokens: 512, OverlapTokens: 64}}

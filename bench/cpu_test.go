@@ -1,0 +1,24 @@
+package bench_test
+
+import (
+	"testing"
+	"time"
+)
+
+// cpuTimes is what processCPU reads: the CPU time of this process and of its running plugins.
+type cpuTimes struct{ self, plugins time.Duration }
+
+// reportCPU reports the CPU time per op since before (read by processCPU when ok): cpu-ms/op
+// for this process and its plugins together, and, when a plugin used any, plugin-cpu-ms/op
+// for the plugins alone.
+func reportCPU(b *testing.B, before cpuTimes, ok bool) {
+	after, ok2 := processCPU()
+	if !ok || !ok2 {
+		return
+	}
+	perOp := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
+	b.ReportMetric(perOp(after.self+after.plugins-before.self-before.plugins), "cpu-ms/op")
+	if d := after.plugins - before.plugins; d > 0 {
+		b.ReportMetric(perOp(d), "plugin-cpu-ms/op")
+	}
+}
