@@ -165,7 +165,7 @@ func (b *backtrackBatch) appendTokenLensMarked(dst []int, text string, m *marks)
 		dst = e.vocab.AppendLensAt(dst, text, at, end, s)
 		at = end
 	}
-	m.at, m.toks = marks, toks
+	m.at, m.toks, m.vocab = marks, toks, e.vocab
 	return dst, nil
 }
 
@@ -178,7 +178,7 @@ func (b *backtrackBatch) countMarked(text string, ranges []sdk.MarkedRange) (int
 	for at := 0; at < len(text); {
 		for r+1 < len(ranges) && ranges[r+1].At <= at {
 			r++
-			j.reset(text, ranges[r])
+			j.reset(text, ranges[r], e.vocab)
 		}
 		if r >= 0 && at < ranges[r].At+ranges[r].Len {
 			if to, toks, ok := j.jump(at); ok {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/chunkkit/chunkkit/plugins/tiktoken/internal/bpe"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -57,8 +58,9 @@ var jumped func(at, to int)
 
 // marks is what a Counter keeps of a text it measured, for CountMarked: its checkpoints.
 type marks struct {
-	at   []int32 // increasing offsets in the text where a piece ends (or 0, the first)
-	toks []int32 // the number of the text's tokens before each
+	at    []int32    // increasing offsets in the text where a piece ends (or 0, the first)
+	toks  []int32    // the number of the text's tokens before each
+	vocab *bpe.Vocab // the encoding that counted them: another one's marks are not used
 }
 
 // markingEncoder is an encoder that can record a text's checkpoints while it measures it.
@@ -200,11 +202,11 @@ type jumper struct {
 	last int // the last checkpoint the scan may jump to; none when below next
 }
 
-// reset sets j up for range r of text, the text being counted.
-func (j *jumper) reset(text string, r sdk.MarkedRange) {
+// reset sets j up for range r of text, the text being counted with vocab.
+func (j *jumper) reset(text string, r sdk.MarkedRange, vocab *bpe.Vocab) {
 	m, _ := r.Mark.(*marks)
 	j.r, j.m, j.next, j.last = r, m, 0, -1
-	if m == nil {
+	if m == nil || m.vocab != vocab {
 		return
 	}
 	// The range's last letter or number, which is not white space.

@@ -272,3 +272,39 @@ func TestRetainedCountsPiecesAsCountingRetainedDoes(t *testing.T) {
 		t.Errorf("a piece past its text: err = %v, want sdk.ErrInvalidInput", err)
 	}
 }
+
+// A mark of another encoding's Counter is not used: its checkpoints count other tokens.
+func TestCountMarkedIgnoresAnotherEncodingsMarks(t *testing.T) {
+	ctx := context.Background()
+	sample, err := os.ReadFile("../../testdata/sample.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := New("cl100k_base", Backtrack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r50, err := New("r50k_base", Backtrack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(sample)
+	_, marks, err := r50.MeasureMarked(ctx, []string{text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jumps := 0
+	jumped = func(int, int) { jumps++ }
+	defer func() { jumped = nil }()
+	got, err := cl.CountMarked(ctx, []sdk.MarkedText{{Text: text, Ranges: []sdk.MarkedRange{{Len: len(text), Mark: marks[0]}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cl.Count(ctx, []string{text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != want[0] || jumps != 0 {
+		t.Errorf("cl100k_base with r50k_base's marks: %d tokens after %d jumps, want Count's %d and none", got[0], jumps, want[0])
+	}
+}
