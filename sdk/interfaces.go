@@ -76,10 +76,11 @@ type Namer interface {
 type RangeCounter interface {
 	Count(ctx context.Context, texts []string) ([]int, error)
 	Boundaries(ctx context.Context, texts []string) ([][]int, error)
-	// MeasureMarked returns what Boundaries returns for texts and, for each text, a mark: what
-	// CountMarked reads to count ranges of it, or nil when it keeps nothing of that text. A
-	// mark does not retain the text, and never changes once returned.
-	MeasureMarked(ctx context.Context, texts []string) (ends [][]int, marks []any, err error)
+	// MeasureMarked returns what Boundaries returns for texts and a mark: what CountMarked
+	// reads to count ranges of them, or nil when it keeps nothing. A mark does not retain the
+	// texts, and never changes once returned. A mark that has a method Size() int says how many
+	// bytes it holds, so that a caller that keeps many can bound them.
+	MeasureMarked(ctx context.Context, texts []string) (ends [][]int, mark any, err error)
 	// CountMarked returns, for each text, exactly what Count returns for texts[i].Text.
 	CountMarked(ctx context.Context, texts []MarkedText) ([]int, error)
 }
@@ -88,14 +89,15 @@ type RangeCounter interface {
 // before (see RangeCounter).
 type MarkedText struct {
 	Text string
-	// Ranges are in order and do not overlap. Text[At:At+Len] is the measured text's bytes
-	// [Start, Start+Len), whose mark is Mark. A range with a nil Mark is counted as any byte is.
+	// Ranges are in order and do not overlap. Text[At:At+Len] is the bytes [Start, Start+Len)
+	// of text number Of of the texts measured with mark Mark. A range with a nil Mark is
+	// counted as any byte is.
 	Ranges []MarkedRange
 }
 
 // MarkedRange is a range of a MarkedText that repeats a range of a measured text.
 type MarkedRange struct {
-	At, Len int
-	Mark    any
-	Start   int
+	At, Len   int
+	Mark      any
+	Of, Start int
 }

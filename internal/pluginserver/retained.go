@@ -17,7 +17,8 @@ import (
 )
 
 // What a plugin keeps for CountRanges (protocol 1.1): at least the 64 most recent
-// RetainBoundaries requests, as tokenizer.proto promises, and more while they fit 32 MiB. A
+// RetainBoundaries requests, as tokenizer.proto promises, and more while they fit 32 MiB (their
+// texts, and the marks of an sdk.RangeCounter that says their size). A
 // host needs the texts of the documents it has in flight only (4 per worker with pipeline.Run,
 // each counting the chunks of its window soon after measuring it); with 256 MiB, the plugin's
 // peak RSS on a 110 MB corpus was 289 MB, most of it texts long counted.
@@ -42,7 +43,7 @@ type keptTexts struct {
 	handle uint64
 	model  string
 	texts  []string
-	marks  []any // what an sdk.RangeCounter kept of each text, or nil
+	mark   any // what an sdk.RangeCounter kept of the texts, or nil
 	bytes  int
 }
 
@@ -50,18 +51,21 @@ func newRetained(keep, maxBytes int) *retained {
 	return &retained{keep: keep, maxBytes: maxBytes, order: list.New(), byHandle: map[uint64]*list.Element{}}
 }
 
-// put keeps texts for model, with the marks an sdk.RangeCounter returned for them (or nil),
-// and returns their handle, never 0. A mark is not counted in the bytes kept: the tiktoken
-// plugin's take a third of its text's size.
-func (r *retained) put(model string, texts []string, marks []any) uint64 {
+// put keeps texts for model, with the mark an sdk.RangeCounter returned for them (or nil),
+// and returns their handle, never 0. The bytes kept are the texts' and the mark's, when it
+// says (Size): the tiktoken plugin's checkpoints are a third of the texts' size.
+func (r *retained) put(model string, texts []string, mark any) uint64 {
 	n := 0
 	for _, t := range texts {
 		n += len(t)
 	}
+	if m, ok := mark.(interface{ Size() int }); ok {
+		n += m.Size()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.next++
-	k := &keptTexts{handle: r.next, model: model, texts: texts, marks: marks, bytes: n}
+	k := &keptTexts{handle: r.next, model: model, texts: texts, mark: mark, bytes: n}
 	r.byHandle[k.handle] = r.order.PushFront(k)
 	r.bytes += n
 	for r.order.Len() > r.keep && r.bytes > r.maxBytes {
@@ -72,8 +76,8 @@ func (r *retained) put(model string, texts []string, marks []any) uint64 {
 	return k.handle
 }
 
-// get returns the texts kept under handle for model, and their marks.
-func (r *retained) get(handle uint64, model string) ([]string, []any, error) {
+// get returns the texts kept under handle for model, and their mark.
+func (r *retained) get(handle uint64, model string) ([]string, any, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, ok := r.byHandle[handle]
@@ -85,7 +89,7 @@ func (r *retained) get(handle uint64, model string) ([]string, []any, error) {
 		return nil, nil, status.Errorf(codes.InvalidArgument, "retained texts %d were measured for model %q, not %q", handle, k.model, model)
 	}
 	r.order.MoveToFront(e)
-	return k.texts, k.marks, nil
+	return k.texts, k.mark, nil
 }
 
 func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1.RetainRequest) (resp *tokenizerv1.RetainedBoundaries, err error) {
@@ -98,13 +102,10 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 	defer t.calls.hold(ctx)()
 	var (
 		bounds [][]int
-		marks  []any
+		mark   any
 	)
 	if rc, ok := tc.(sdk.RangeCounter); ok {
-		bounds, marks, err = rc.MeasureMarked(ctx, texts)
-		if err == nil && len(marks) != len(texts) {
-			return nil, status.Errorf(codes.Internal, "the token counter's MeasureMarked returned %d marks for %d texts", len(marks), len(texts))
-		}
+		bounds, mark, err = rc.MeasureMarked(ctx, texts)
 	} else {
 		bounds, err = tc.Boundaries(ctx, texts)
 	}
@@ -112,13 +113,13 @@ func (t *tokenizerServer) RetainBoundaries(ctx context.Context, req *tokenizerv1
 		return nil, rpcstatus.Encode(err)
 	}
 	if !req.GetPackedEnds() {
-		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts, marks), PackedTexts: true}, nil
+		return &tokenizerv1.RetainedBoundaries{Ends: commonv1.NewEndsList(bounds), Handle: t.kept.put(req.GetModel(), texts, mark), PackedTexts: true}, nil
 	}
 	packed, err := packEnds(bounds)
 	if err != nil {
 		return nil, err
 	}
-	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts, marks), PackedTexts: true}, nil
+	return &tokenizerv1.RetainedBoundaries{PackedEnds: packed, Handle: t.kept.put(req.GetModel(), texts, mark), PackedTexts: true}, nil
 }
 
 func (t *tokenizerServer) CountRanges(ctx context.Context, req *tokenizerv1.CountRangesRequest) (resp *tokenizerv1.CountResponse, err error) {
@@ -202,7 +203,7 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 // addRange adds [start, end) of text text of the texts kept under handle to the text b is
 // building, for piece j of composite i.
 func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
-	kept, marks, err := t.kept.get(handle, model)
+	kept, mark, err := t.kept.get(handle, model)
 	if err != nil {
 		return err
 	}
@@ -213,8 +214,8 @@ func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64,
 	if start > end || end > uint64(len(s)) {
 		return status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
 	}
-	if marks != nil && marks[text] != nil {
-		b.addMarked(s[start:end], marks[text], int(start))
+	if mark != nil {
+		b.addMarked(s[start:end], mark, int(text), int(start))
 		return nil
 	}
 	b.add(s[start:end])
@@ -259,10 +260,10 @@ func (b *textsBuilder) add(piece string) {
 	b.length += len(piece)
 }
 
-// addMarked adds piece, bytes [start, start+len(piece)) of a text whose mark is mark, to the
-// text being built.
-func (b *textsBuilder) addMarked(piece string, mark any, start int) {
-	b.ranges = append(b.ranges, sdk.MarkedRange{At: b.length, Len: len(piece), Mark: mark, Start: start})
+// addMarked adds piece, bytes [start, start+len(piece)) of text number of of the texts whose
+// mark is mark, to the text being built.
+func (b *textsBuilder) addMarked(piece string, mark any, of, start int) {
+	b.ranges = append(b.ranges, sdk.MarkedRange{At: b.length, Len: len(piece), Mark: mark, Of: of, Start: start})
 	b.add(piece)
 }
 

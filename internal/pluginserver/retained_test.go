@@ -216,28 +216,24 @@ func TestCountRangesBuildsTheTextsItsPiecesMake(t *testing.T) {
 	}
 }
 
-// marksSeen is an sdk.RangeCounter that marks each text but the second with its text and
-// keeps what CountMarked is given; it counts bytes.
+// marksSeen is an sdk.RangeCounter whose mark says which texts it measured and how many bytes
+// it holds, and that keeps what CountMarked is given; it counts bytes.
 type marksSeen struct {
 	textsSeen
 	marked []sdk.MarkedText
-	marks  int // how many marks MeasureMarked returns; -1: one per text
+	size   int
 }
 
-type seenMark struct{ text string }
+type seenMark struct {
+	texts []string
+	size  int
+}
 
-func (c *marksSeen) MeasureMarked(ctx context.Context, texts []string) ([][]int, []any, error) {
+func (m *seenMark) Size() int { return m.size }
+
+func (c *marksSeen) MeasureMarked(ctx context.Context, texts []string) ([][]int, any, error) {
 	bounds, err := c.Boundaries(ctx, texts)
-	marks := make([]any, len(texts))
-	for i, t := range texts {
-		if i != 1 {
-			marks[i] = &seenMark{t}
-		}
-	}
-	if c.marks >= 0 {
-		marks = marks[:c.marks]
-	}
-	return bounds, marks, err
+	return bounds, &seenMark{texts: texts, size: c.size}, err
 }
 
 func (c *marksSeen) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]int, error) {
@@ -250,16 +246,19 @@ func (c *marksSeen) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]
 }
 
 // A counter that can count ranges of what it measured gets, with each text CountRanges builds,
-// where in it each range of a marked text is, of which text (its mark) and from where; ranges
-// of a text it did not mark are plain bytes. One that answers too few marks is an INTERNAL
-// error, not a panic.
+// where in it each range is, of which retained request (its mark) and text, and from where.
+// The bytes a mark says it holds count in what the plugin keeps.
 func TestCountRangesTellsARangeCounterWhereItsRangesAre(t *testing.T) {
 	t.Parallel()
-	seen := &marksSeen{marks: -1}
+	seen := &marksSeen{}
 	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"seen": seen})}, kept: newRetained(4, 1<<20)}
 	ctx := t.Context()
 	texts := [][]byte{[]byte("one two three"), []byte("four five"), []byte("six seven")}
 	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: texts, PackedEnds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: [][]byte{[]byte("eight")}, PackedEnds: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,32 +268,54 @@ func TestCountRangesTellsARangeCounterWhereItsRangesAre(t *testing.T) {
 	packed = tokenizerv1.AppendPackedComposite(packed, 4)
 	packed = tokenizerv1.AppendPackedLiteral(packed, "a › ")
 	packed = tokenizerv1.AppendPackedRange(packed, 0, 2, 0, 3)
-	packed = tokenizerv1.AppendPackedRange(packed, 0, 1, 0, 4) // not marked
+	packed = tokenizerv1.AppendPackedRange(packed, 1, 0, 0, 5)
 	packed = tokenizerv1.AppendPackedRange(packed, 0, 0, 8, 13)
 	packed = tokenizerv1.AppendPackedComposite(packed, 1)
 	packed = tokenizerv1.AppendPackedLiteral(packed, "just a literal")
-	if _, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "seen", PackedTexts: packed, Handles: []uint64{kept.GetHandle()}}); err != nil {
+	if _, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "seen", PackedTexts: packed, Handles: []uint64{kept.GetHandle(), other.GetHandle()}}); err != nil {
 		t.Fatal(err)
 	}
-	_, marks, err := s.kept.get(kept.GetHandle(), "seen")
+	_, mark, err := s.kept.get(kept.GetHandle(), "seen")
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, otherMark, err := s.kept.get(other.GetHandle(), "seen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mark == otherMark {
+		t.Fatal("two requests share one mark")
+	}
 	want := []sdk.MarkedText{
-		{Text: "two", Ranges: []sdk.MarkedRange{{At: 0, Len: 3, Mark: marks[0], Start: 4}}},
-		{Text: "a › sixfourthree", Ranges: []sdk.MarkedRange{
-			{At: len("a › "), Len: 3, Mark: marks[2], Start: 0},
-			{At: len("a › sixfour"), Len: 5, Mark: marks[0], Start: 8}}},
+		{Text: "two", Ranges: []sdk.MarkedRange{{At: 0, Len: 3, Mark: mark, Of: 0, Start: 4}}},
+		{Text: "a › sixeightthree", Ranges: []sdk.MarkedRange{
+			{At: len("a › "), Len: 3, Mark: mark, Of: 2, Start: 0},
+			{At: len("a › six"), Len: 5, Mark: otherMark, Of: 0, Start: 0},
+			{At: len("a › sixeight"), Len: 5, Mark: mark, Of: 0, Start: 8}}},
 		{Text: "just a literal", Ranges: []sdk.MarkedRange{}},
 	}
 	if diff := cmp.Diff(want, seen.marked, cmp.Comparer(func(a, b *seenMark) bool { return a == b })); diff != "" {
 		t.Errorf("marked texts (-want +got):\n%s", diff)
 	}
 
-	short := &marksSeen{marks: 1}
-	s = &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"short": short})}, kept: newRetained(4, 1<<20)}
-	_, err = s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "short", Texts: texts, PackedEnds: true})
-	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "1 marks for 3 texts") {
-		t.Errorf("too few marks: err = %v, want INTERNAL naming them", err)
+	// Marks of 400 bytes, kept beside texts of 9 bytes within 1,000: two such requests fit, a
+	// third pushes the least recent out beyond the one always kept.
+	big := &marksSeen{size: 400}
+	s = &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"big": big})}, kept: newRetained(1, 1000)}
+	var handles []uint64
+	for range 3 {
+		r, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "big", Texts: texts[1:2], PackedEnds: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		handles = append(handles, r.GetHandle())
+	}
+	if _, _, err := s.kept.get(handles[0], "big"); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("the first of three requests of 409 bytes within 1,000: err = %v, want it dropped (FAILED_PRECONDITION)", err)
+	}
+	for _, h := range handles[1:] {
+		if _, _, err := s.kept.get(h, "big"); err != nil {
+			t.Errorf("handle %d of the two latest requests: %v", h, err)
+		}
 	}
 }

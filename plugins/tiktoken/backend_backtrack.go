@@ -148,26 +148,28 @@ func (b *backtrackBatch) appendTokenLens(dst []int, text string) ([]int, error) 
 	return dst, nil
 }
 
-func (b *backtrackBatch) appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error) {
+func (b *backtrackBatch) appendTokenLensMarked(dst []int, text string, at, toks []int32) ([]int, []int32, []int32, error) {
 	e, s := b.backtrackEncoder, b.s
 	from := len(dst)
 	// A checkpoint at 0, then at the first piece end at least checkpointGap bytes past the one
-	// before: m's slices have room for all of them (len(text)/checkpointGap+1).
-	marks, toks, next := m.at, m.toks, 0
-	for at := 0; at < len(text); {
-		if at >= next {
-			marks, toks, next = append(marks, int32(at)), append(toks, int32(len(dst)-from)), at+checkpointGap
+	// before.
+	next := 0
+	for pos := 0; pos < len(text); {
+		if pos >= next {
+			at, toks, next = append(at, int32(pos)), append(toks, int32(len(dst)-from)), pos+checkpointGap
 		}
-		end := e.split(text, at)
-		if end <= at || end > len(text) {
-			return nil, fmt.Errorf("splitting: no piece at byte %d", at)
+		end := e.split(text, pos)
+		if end <= pos || end > len(text) {
+			return nil, at, toks, fmt.Errorf("splitting: no piece at byte %d", pos)
 		}
-		dst = e.vocab.AppendLensAt(dst, text, at, end, s)
-		at = end
+		dst = e.vocab.AppendLensAt(dst, text, pos, end, s)
+		pos = end
 	}
-	m.at, m.toks, m.vocab = marks, toks, e.vocab
-	return dst, nil
+	return dst, at, toks, nil
 }
+
+// vocabulary returns the vocabulary b encodes with, which marks remember.
+func (b *backtrackBatch) vocabulary() *bpe.Vocab { return b.vocab }
 
 // countMarked is count's loop with jumps between the checkpoints of ranges (marks.go); count
 // keeps a loop of its own, every Count's, without the checks for ranges.

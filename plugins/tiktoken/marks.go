@@ -56,50 +56,69 @@ const jumpMargin = 8
 // being counted.
 var jumped func(at, to int)
 
-// marks is what a Counter keeps of a text it measured, for CountMarked: its checkpoints.
+// marks is what a Counter keeps of the texts of one MeasureMarked call, for CountMarked: their
+// checkpoints, text after text, in three slices, so that a call of thousands of small blocks
+// costs three allocations and 4 bytes a text besides its checkpoints.
 type marks struct {
-	at    []int32    // increasing offsets in the text where a piece ends (or 0, the first)
-	toks  []int32    // the number of the text's tokens before each
+	at    []int32    // offsets in their text where a piece ends (or 0), increasing within one
+	toks  []int32    // the number of their text's tokens before each
+	first []int32    // text i's checkpoints are [first[i], first[i+1]): none when not marked
 	vocab *bpe.Vocab // the encoding that counted them: another one's marks are not used
+}
+
+// Size returns the bytes m holds (sdk.RangeCounter: the plugin counts them in what it keeps).
+func (m *marks) Size() int { return 4 * (cap(m.at) + cap(m.toks) + cap(m.first)) }
+
+// of returns the checkpoints of text i, none when it has none or there is no text i.
+func (m *marks) of(i int) (at, toks []int32) {
+	if i < 0 || i+1 >= len(m.first) {
+		return nil, nil
+	}
+	from, to := m.first[i], m.first[i+1]
+	return m.at[from:to], m.toks[from:to]
 }
 
 // markingEncoder is an encoder that can record a text's checkpoints while it measures it.
 type markingEncoder interface {
 	encoder
-	// appendTokenLensMarked is appendTokenLens, which also records text's checkpoints in m.
-	appendTokenLensMarked(dst []int, text string, m *marks) ([]int, error)
+	// appendTokenLensMarked is appendTokenLens, which also appends text's checkpoints to at
+	// and the tokens before each to toks.
+	appendTokenLensMarked(dst []int, text string, at, toks []int32) ([]int, []int32, []int32, error)
 	// countMarked counts text, whose ranges have marks of this encoder, without encoding the
 	// pieces between two checkpoints of a range again.
 	countMarked(text string, ranges []sdk.MarkedRange) (int, error)
+	// vocabulary returns the vocabulary it encodes with.
+	vocabulary() *bpe.Vocab
 }
 
 // Compile-time check that Counter can count ranges of what it measured.
 var _ sdk.RangeCounter = (*Counter)(nil)
 
-// MeasureMarked returns what Boundaries returns, and, for each valid UTF-8 text under 2 GiB
-// on the Backtrack backend, its checkpoints as its mark (nil marks otherwise: CountMarked
-// counts ranges of those texts anew).
-func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, []any, error) {
+// MeasureMarked returns what Boundaries returns and, on the Backtrack backend, the texts'
+// checkpoints as the mark: those of each valid UTF-8 text under 2 GiB (CountMarked counts
+// ranges of the others anew). Other backends return no mark.
+func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, any, error) {
 	enc, done := c.enc.batch()
 	defer done()
 	me, ok := enc.(markingEncoder)
 	if !ok {
 		bounds, err := c.Boundaries(ctx, texts)
-		return bounds, make([]any, len(texts)), err
+		return bounds, nil, err
 	}
 	out := make([][]int, len(texts))
-	kept := make([]any, len(texts))
-	// One allocation for all the texts' checkpoints: a text has at most len/checkpointGap+1.
+	// Room for every checkpoint at once (a text has at most len/checkpointGap+1), copied to
+	// its size at the end.
 	room := 0
 	for _, text := range texts {
 		room += len(text)/checkpointGap + 1
 	}
-	all := make([]marks, len(texts))
-	at, toks := make([]int32, room), make([]int32, room)
+	at, toks := make([]int32, 0, room), make([]int32, 0, room)
+	first := make([]int32, len(texts)+1)
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
+		first[i] = int32(len(at))
 		if !utf8.ValidString(text) || len(text) > math.MaxInt32 {
 			b, err := c.Boundaries(ctx, texts[i:i+1])
 			if err != nil {
@@ -108,15 +127,14 @@ func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, [
 			out[i] = b[0]
 			continue
 		}
-		var lens []int
+		var (
+			lens []int
+			err  error
+		)
 		if text != "" {
 			lens = make([]int, 0, len(text)/4+8)
 		}
-		n := len(text)/checkpointGap + 1
-		m := &all[i]
-		m.at, m.toks = at[:0:n], toks[:0:n]
-		at, toks = at[n:], toks[n:]
-		lens, err := me.appendTokenLensMarked(lens, text, m)
+		lens, at, toks, err = me.appendTokenLensMarked(lens, text, at, toks)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
 		}
@@ -125,9 +143,10 @@ func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, [
 			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w: token lengths do not add up to the text's %d bytes",
 				c.Name(), i, sdk.ErrBadResponse, len(text))
 		}
-		out[i], kept[i] = bounds, m
+		out[i] = bounds
 	}
-	return out, kept, nil
+	first[len(texts)] = int32(len(at))
+	return out, &marks{at: slices.Clone(at), toks: slices.Clone(toks), first: first, vocab: me.vocabulary()}, nil
 }
 
 // CountMarked returns what Count returns for each text's Text, counting the ranges marked by
@@ -163,9 +182,9 @@ func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]in
 	return counts, nil
 }
 
-// validMarked reports whether t.Text is valid UTF-8, without reading the ranges it has marks
-// of: those are ranges of valid texts (MeasureMarked marks no other), valid where they start
-// at a rune and end after one.
+// validMarked reports whether t.Text is valid UTF-8, without reading the ranges of texts with
+// checkpoints: those are valid texts (MeasureMarked gives no other any), so a range of one is
+// valid where it starts at a rune and ends after one.
 func validMarked(t sdk.MarkedText) bool {
 	from := 0
 	for _, r := range t.Ranges {
@@ -177,7 +196,7 @@ func validMarked(t sdk.MarkedText) bool {
 		}
 		from = r.At + r.Len
 		piece := t.Text[r.At:from]
-		if _, ok := r.Mark.(*marks); !ok {
+		if m, ok := r.Mark.(*marks); !ok || !m.marked(r.Of) {
 			if !utf8.ValidString(piece) {
 				return false
 			}
@@ -193,20 +212,30 @@ func validMarked(t sdk.MarkedText) bool {
 	return utf8.ValidString(t.Text[from:])
 }
 
+// marked reports whether text i has checkpoints: a valid text that is not empty.
+func (m *marks) marked(i int) bool {
+	at, _ := m.of(i)
+	return len(at) > 0
+}
+
 // jumper finds, as a count's scan goes through one range of a measured text, the checkpoint it
 // may jump from and the one it may jump to.
 type jumper struct {
-	r    sdk.MarkedRange
-	m    *marks
-	next int // the first checkpoint at or after the scan's position
-	last int // the last checkpoint the scan may jump to; none when below next
+	r        sdk.MarkedRange
+	at, toks []int32 // the checkpoints of the range's text, and the tokens before each
+	next     int     // the first checkpoint at or after the scan's position
+	last     int     // the last checkpoint the scan may jump to; none when below next
 }
 
 // reset sets j up for range r of text, the text being counted with vocab.
 func (j *jumper) reset(text string, r sdk.MarkedRange, vocab *bpe.Vocab) {
+	j.r, j.at, j.toks, j.next, j.last = r, nil, nil, 0, -1
 	m, _ := r.Mark.(*marks)
-	j.r, j.m, j.next, j.last = r, m, 0, -1
 	if m == nil || m.vocab != vocab {
+		return
+	}
+	j.at, j.toks = m.of(r.Of)
+	if len(j.at) == 0 {
 		return
 	}
 	// The range's last letter or number, which is not white space.
@@ -222,8 +251,8 @@ func (j *jumper) reset(text string, r sdk.MarkedRange, vocab *bpe.Vocab) {
 	if limit-r.Start < checkpointGap {
 		return // there cannot be two checkpoints to jump between
 	}
-	j.next, _ = slices.BinarySearch(m.at, int32(r.Start))
-	last, found := slices.BinarySearch(m.at[j.next:], int32(limit))
+	j.next, _ = slices.BinarySearch(j.at, int32(r.Start))
+	last, found := slices.BinarySearch(j.at[j.next:], int32(limit))
 	if !found {
 		last--
 	}
@@ -237,14 +266,14 @@ func (j *jumper) jump(at int) (to, toks int, ok bool) {
 		return 0, 0, false
 	}
 	p := j.r.Start + at - j.r.At
-	for j.next < j.last && int(j.m.at[j.next]) < p {
+	for j.next < j.last && int(j.at[j.next]) < p {
 		j.next++
 	}
-	if j.next >= j.last || int(j.m.at[j.next]) != p {
+	if j.next >= j.last || int(j.at[j.next]) != p {
 		return 0, 0, false
 	}
-	to = j.r.At + int(j.m.at[j.last]) - j.r.Start
-	toks = int(j.m.toks[j.last] - j.m.toks[j.next])
+	to = j.r.At + int(j.at[j.last]) - j.r.Start
+	toks = int(j.toks[j.last] - j.toks[j.next])
 	j.next = j.last // one jump a range: nothing is left to jump over
 	return to, toks, true
 }
@@ -257,18 +286,18 @@ var _ sdk.Retainer = (*Counter)(nil)
 // each item with CountMarked, a few pieces at the edges of each of its ranges. texts must not
 // change while the Retained is used.
 func (c *Counter) RetainBoundaries(ctx context.Context, texts []string) ([][]int, sdk.Retained, error) {
-	bounds, marks, err := c.MeasureMarked(ctx, texts)
+	bounds, mark, err := c.MeasureMarked(ctx, texts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return bounds, markedTexts{c: c, texts: texts, marks: marks}, nil
+	return bounds, markedTexts{c: c, texts: texts, mark: mark}, nil
 }
 
 // markedTexts is the sdk.Retained of a Counter's RetainBoundaries.
 type markedTexts struct {
 	c     *Counter
 	texts []string
-	marks []any
+	mark  any
 }
 
 // CountPieces returns the count of each item's text, which is what sdk.Build builds, through
@@ -287,7 +316,7 @@ func (m markedTexts) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]in
 		from := len(ranges)
 		if len(item) == 1 && item[0].Text >= 0 {
 			p := item[0]
-			ranges = append(ranges, sdk.MarkedRange{Len: p.End - p.Start, Mark: m.marks[p.Text], Start: p.Start})
+			ranges = append(ranges, sdk.MarkedRange{Len: p.End - p.Start, Mark: m.mark, Of: p.Text, Start: p.Start})
 			out[i] = sdk.MarkedText{Text: m.texts[p.Text][p.Start:p.End], Ranges: ranges[from:len(ranges):len(ranges)]}
 			continue
 		}
@@ -297,7 +326,7 @@ func (m markedTexts) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]in
 				buf = append(buf, p.Literal...)
 				continue
 			}
-			ranges = append(ranges, sdk.MarkedRange{At: len(buf) - start, Len: p.End - p.Start, Mark: m.marks[p.Text], Start: p.Start})
+			ranges = append(ranges, sdk.MarkedRange{At: len(buf) - start, Len: p.End - p.Start, Mark: m.mark, Of: p.Text, Start: p.Start})
 			buf = append(buf, m.texts[p.Text][p.Start:p.End]...)
 		}
 		out[i].Ranges = ranges[from:len(ranges):len(ranges)]

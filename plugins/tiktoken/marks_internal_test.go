@@ -95,8 +95,9 @@ func TestCountMarkedIsCount(t *testing.T) {
 		if diff := cmp.Diff(want, ends); diff != "" {
 			t.Fatalf("%s: MeasureMarked's boundaries are not Boundaries' (-want +got):\n%s", enc, diff)
 		}
-		if kept[4] != nil {
-			t.Errorf("%s: invalid UTF-8 has a mark", enc)
+		m := kept.(*marks)
+		if m.marked(4) || m.marked(1) || !m.marked(2) {
+			t.Errorf("%s: texts with checkpoints: invalid UTF-8 %v, empty %v, %q %v; want false, false, true", enc, m.marked(4), m.marked(1), texts[2], m.marked(2))
 		}
 		var composites []sdk.MarkedText
 		for range 1500 {
@@ -112,15 +113,15 @@ func TestCountMarkedIsCount(t *testing.T) {
 				if from > to {
 					from, to = to, from
 				}
-				ranges = append(ranges, sdk.MarkedRange{At: b.Len(), Len: to - from, Mark: kept[i], Start: from})
+				ranges = append(ranges, sdk.MarkedRange{At: b.Len(), Len: to - from, Mark: kept, Of: i, Start: from})
 				b.WriteString(texts[i][from:to])
 			}
 			composites = append(composites, sdk.MarkedText{Text: b.String(), Ranges: ranges})
 		}
 		// The sample whole, and from its first token on, as one range each.
 		composites = append(composites,
-			sdk.MarkedText{Text: texts[0], Ranges: []sdk.MarkedRange{{Len: len(texts[0]), Mark: kept[0]}}},
-			sdk.MarkedText{Text: "Sample › " + texts[0][ends[0][0]:], Ranges: []sdk.MarkedRange{{At: len("Sample › "), Len: len(texts[0]) - ends[0][0], Mark: kept[0], Start: ends[0][0]}}})
+			sdk.MarkedText{Text: texts[0], Ranges: []sdk.MarkedRange{{Len: len(texts[0]), Mark: kept}}},
+			sdk.MarkedText{Text: "Sample › " + texts[0][ends[0][0]:], Ranges: []sdk.MarkedRange{{At: len("Sample › "), Len: len(texts[0]) - ends[0][0], Mark: kept, Start: ends[0][0]}}})
 		plain := make([]string, len(composites))
 		for i, m := range composites {
 			plain[i] = m.Text
@@ -147,8 +148,8 @@ func TestCountMarkedIsCount(t *testing.T) {
 	t.Logf("counts skipped %d of %d bytes", skipped, total)
 }
 
-// FuzzCountMarked holds CountMarked to Count on any measured text and literal: the measured
-// text's ranges [a, b) and [b, c) (offsets taken modulo its length plus one) counted alone,
+// FuzzCountMarked holds CountMarked to Count on any measured text and literal (measured
+// together, the text second): the measured text's ranges [a, b) and [b, c) (offsets taken modulo its length plus one) counted alone,
 // after and before the literal, and both with the literal between and around them, on every
 // encoding. Run it with go test -run '^$' -fuzz FuzzCountMarked ./plugins/tiktoken.
 func FuzzCountMarked(f *testing.F) {
@@ -178,15 +179,15 @@ func FuzzCountMarked(f *testing.F) {
 			k = j
 		}
 		for _, tc := range counters {
-			_, marks, err := tc.MeasureMarked(ctx, []string{measured})
+			// The measured text second of two, as a block after another in one call.
+			_, m, err := tc.MeasureMarked(ctx, []string{literal, measured})
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := marks[0]
 			first, second := measured[i:j], measured[j:k]
-			ra := sdk.MarkedRange{Len: j - i, Mark: m, Start: i}
+			ra := sdk.MarkedRange{Len: j - i, Mark: m, Of: 1, Start: i}
 			at := func(r sdk.MarkedRange, at int) sdk.MarkedRange { r.At = at; return r }
-			rb := sdk.MarkedRange{Len: k - j, Mark: m, Start: j}
+			rb := sdk.MarkedRange{Len: k - j, Mark: m, Of: 1, Start: j}
 			composites := []sdk.MarkedText{
 				{Text: first, Ranges: []sdk.MarkedRange{ra}},
 				{Text: literal + first, Ranges: []sdk.MarkedRange{at(ra, len(literal))}},
@@ -296,7 +297,7 @@ func TestCountMarkedIgnoresAnotherEncodingsMarks(t *testing.T) {
 	jumps := 0
 	jumped = func(int, int) { jumps++ }
 	defer func() { jumped = nil }()
-	got, err := cl.CountMarked(ctx, []sdk.MarkedText{{Text: text, Ranges: []sdk.MarkedRange{{Len: len(text), Mark: marks[0]}}}})
+	got, err := cl.CountMarked(ctx, []sdk.MarkedText{{Text: text, Ranges: []sdk.MarkedRange{{Len: len(text), Mark: marks}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
