@@ -42,9 +42,8 @@ import (
 // catch each of the cases above, and FuzzCountMarked goes on from there.
 
 // checkpointGap is the fewest bytes between two checkpoints of a measured text: the pieces a
-// range's count encodes anew are at most about this many at each end of a range, and the
-// room for them costs 8 bytes per checkpointGap bytes of text, a third of its size, while it is
-// kept.
+// range's count encodes anew are about this many bytes at each end of a range, and each
+// checkpoint costs 8 bytes while it is kept (about 30% of an English text's size).
 const checkpointGap = 24
 
 // jumpMargin is how many bytes before a range's last letter or number its count's last
