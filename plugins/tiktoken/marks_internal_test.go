@@ -14,7 +14,7 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// markFragments are what TestCountMarkedIsCount builds texts of: each kind of piece the five
+// markFragments are what TestCountMarkedIsCount builds texts of: each kind of piece the four
 // encodings' pre-tokenizers tell apart, the characters that end one (letters of each case
 // class, marks, digits, punctuation, each kind of white space) and the ones they look past a
 // piece's end for (contractions, "/" after punctuation in o200k_base, \r\n after it).
