@@ -101,26 +101,12 @@ func (e *backtrackEncoder) batch() (encoder, func()) {
 	return &backtrackBatch{e, s}, func() { e.scratch.put(s) }
 }
 
-func (e *backtrackEncoder) count(text string) (int, error) {
-	b, done := e.batch()
-	defer done()
-	return b.count(text)
-}
-
-func (e *backtrackEncoder) appendTokenLens(dst []int, text string) ([]int, error) {
-	b, done := e.batch()
-	defer done()
-	return b.appendTokenLens(dst, text)
-}
-
 // backtrackBatch is the Backtrack backend for the texts of one call, on one goroutine, with one
 // Scratch.
 type backtrackBatch struct {
 	*backtrackEncoder
 	s *bpe.Scratch
 }
-
-func (b *backtrackBatch) batch() (encoder, func()) { return b, func() {} }
 
 func (b *backtrackBatch) count(text string) (int, error) {
 	e, s, n := b.backtrackEncoder, b.s, 0

@@ -64,6 +64,7 @@ func newReference(encoding string) (*referenceEncoder, error) {
 	return &referenceEncoder{tk: tk, tokenLen: lens}, nil
 }
 
+// batch returns e: it keeps nothing from one text to the next.
 func (e *referenceEncoder) batch() (encoder, func()) { return e, func() {} }
 
 func (e *referenceEncoder) count(text string) (int, error) {

@@ -8,14 +8,19 @@ import (
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
-// encoder is what a backend provides. count and appendTokenLens take valid UTF-8 only; Counter
-// repairs invalid input first. Implementations are safe for concurrent use, except what batch
-// returns.
-type encoder interface {
+// engine is what a backend provides: the encoder for the texts of one call. It is safe for
+// concurrent use.
+type engine interface {
 	// batch returns the encoder for the texts of one call and the function that ends it: the
 	// Backtrack backend takes its working memory once for the call (a lock and a cache of the
-	// pieces it encoded), not once a text. What it returns is for one goroutine.
+	// pieces it encoded), not once a text.
 	batch() (encoder, func())
+}
+
+// encoder encodes the texts of one call, on one goroutine (the Fast and Reference backends'
+// are their engines, safe for concurrent use). Its methods take valid UTF-8 only; Counter
+// repairs invalid input first.
+type encoder interface {
 	count(text string) (int, error)
 	// appendTokenLens appends the byte length of each of text's tokens to dst.
 	appendTokenLens(dst []int, text string) ([]int, error)
@@ -32,7 +37,7 @@ type encoder interface {
 type Counter struct {
 	encoding string
 	backend  Backend
-	enc      encoder
+	engine   engine
 }
 
 // Compile-time checks that Counter is what chunkkit expects of a counter.
@@ -60,21 +65,21 @@ func New(encoding string, backend Backend) (*Counter, error) {
 		return nil, fmt.Errorf("tiktoken: %w", err)
 	}
 	var (
-		enc encoder
+		eng engine
 		err error
 	)
 	switch backend {
 	case Backtrack:
-		enc, err = newBacktrack(encoding)
+		eng, err = newBacktrack(encoding)
 	case Fast:
-		enc, err = newFast(encoding)
+		eng, err = newFast(encoding)
 	case Reference:
-		enc, err = newReference(encoding)
+		eng, err = newReference(encoding)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tiktoken: %s backend: %w", backend, err)
 	}
-	return &Counter{encoding: encoding, backend: backend, enc: enc}, nil
+	return &Counter{encoding: encoding, backend: backend, engine: eng}, nil
 }
 
 // Name returns the counter's tokenizer spec: "tiktoken:" and the encoding, followed by
@@ -97,23 +102,32 @@ func (c *Counter) Backend() Backend { return c.backend }
 // Count returns the number of tokens in each text; the count of "" is 0. It stops with ctx's
 // error when ctx ends between two texts.
 func (c *Counter) Count(ctx context.Context, texts []string) ([]int, error) {
-	enc, done := c.enc.batch()
+	enc, done := c.engine.batch()
 	defer done()
 	counts := make([]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !utf8.ValidString(text) {
-			text = repairUTF8(text).text
-		}
-		n, err := enc.count(text)
+		n, err := c.countText(enc, i, text)
 		if err != nil {
-			return nil, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)
+			return nil, err
 		}
 		counts[i] = n
 	}
 	return counts, nil
+}
+
+// countText counts text number i of a call with enc, repairing invalid UTF-8 first.
+func (c *Counter) countText(enc encoder, i int, text string) (int, error) {
+	if !utf8.ValidString(text) {
+		text = repairUTF8(text).text
+	}
+	n, err := enc.count(text)
+	if err != nil {
+		return 0, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)
+	}
+	return n, nil
 }
 
 // Boundaries returns, for each text, the end byte offset of each of its tokens: the sum of
@@ -122,35 +136,47 @@ func (c *Counter) Count(ctx context.Context, texts []string) ([]int, error) {
 // offset several times). There are as many offsets as Count reports, non-decreasing, the last
 // equal to len(text); none for "". It stops with ctx's error when ctx ends between two texts.
 func (c *Counter) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
-	enc, done := c.enc.batch()
+	enc, done := c.engine.batch()
 	defer done()
+	appendLens := enc.appendTokenLens
 	out := make([][]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var r *repair
-		seen := text
-		if !utf8.ValidString(text) {
-			rep := repairUTF8(text)
-			r, seen = &rep, rep.text
-		}
-		// About four bytes a token in English: one slice that seldom grows, where growing it
-		// from nothing cost 8% of the plugin's CPU on a corpus pass.
-		var lens []int
-		if seen != "" {
-			lens = make([]int, 0, len(seen)/4+8)
-		}
-		lens, err := enc.appendTokenLens(lens, seen)
+		bounds, err := c.boundariesOf(i, text, utf8.ValidString(text), appendLens)
 		if err != nil {
-			return nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
-		}
-		bounds, ok := ends(text, r, lens)
-		if !ok {
-			return nil, fmt.Errorf("%s: boundaries of text %d: %w: token lengths do not add up to the text's %d bytes",
-				c.Name(), i, sdk.ErrBadResponse, len(seen))
+			return nil, err
 		}
 		out[i] = bounds
 	}
 	return out, nil
+}
+
+// boundariesOf returns the boundaries of text number i of a call, whose validity as UTF-8 is
+// valid, from the token lengths appendLens appends (an encoder's appendTokenLens, or
+// MeasureMarked's, which also keeps checkpoints), of the repaired text when it is not valid.
+func (c *Counter) boundariesOf(i int, text string, valid bool, appendLens func(dst []int, text string) ([]int, error)) ([]int, error) {
+	var r *repair
+	seen := text
+	if !valid {
+		rep := repairUTF8(text)
+		r, seen = &rep, rep.text
+	}
+	// About four bytes a token in English: one slice that seldom grows, where growing it
+	// from nothing cost 8% of the plugin's CPU on a corpus pass.
+	var lens []int
+	if seen != "" {
+		lens = make([]int, 0, len(seen)/4+8)
+	}
+	lens, err := appendLens(lens, seen)
+	if err != nil {
+		return nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
+	}
+	bounds, ok := ends(text, r, lens)
+	if !ok {
+		return nil, fmt.Errorf("%s: boundaries of text %d: %w: token lengths do not add up to the text's %d bytes",
+			c.Name(), i, sdk.ErrBadResponse, len(seen))
+	}
+	return bounds, nil
 }

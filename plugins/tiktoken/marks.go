@@ -97,14 +97,13 @@ var _ sdk.RangeCounter = (*Counter)(nil)
 // checkpoints as the mark: those of each valid UTF-8 text under 2 GiB (CountMarked counts
 // ranges of the others anew). Other backends return no mark.
 func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, any, error) {
-	enc, done := c.enc.batch()
+	enc, done := c.engine.batch()
 	defer done()
 	me, ok := enc.(markingEncoder)
 	if !ok {
 		bounds, err := c.Boundaries(ctx, texts)
 		return bounds, nil, err
 	}
-	out := make([][]int, len(texts))
 	// Room for every checkpoint at once (a text has at most len/checkpointGap+1), copied to
 	// its size at the end.
 	room := 0
@@ -113,34 +112,26 @@ func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, a
 	}
 	at, toks := make([]int32, 0, room), make([]int32, 0, room)
 	first := make([]int32, len(texts)+1)
+	plain := enc.appendTokenLens
+	marking := func(dst []int, text string) ([]int, error) {
+		var err error
+		dst, at, toks, err = me.appendTokenLensMarked(dst, text, at, toks)
+		return dst, err
+	}
+	out := make([][]int, len(texts))
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
 		first[i] = int32(len(at))
-		if !utf8.ValidString(text) || len(text) > math.MaxInt32 {
-			b, err := c.Boundaries(ctx, texts[i:i+1])
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
-			}
-			out[i] = b[0]
-			continue
+		valid := utf8.ValidString(text)
+		appendLens := marking
+		if !valid || len(text) > math.MaxInt32 {
+			appendLens = plain
 		}
-		var (
-			lens []int
-			err  error
-		)
-		if text != "" {
-			lens = make([]int, 0, len(text)/4+8)
-		}
-		lens, at, toks, err = me.appendTokenLensMarked(lens, text, at, toks)
+		bounds, err := c.boundariesOf(i, text, valid, appendLens)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w", c.Name(), i, err)
-		}
-		bounds, ok := ends(text, nil, lens)
-		if !ok {
-			return nil, nil, fmt.Errorf("%s: boundaries of text %d: %w: token lengths do not add up to the text's %d bytes",
-				c.Name(), i, sdk.ErrBadResponse, len(text))
+			return nil, nil, err
 		}
 		out[i] = bounds
 	}
@@ -152,7 +143,7 @@ func (c *Counter) MeasureMarked(ctx context.Context, texts []string) ([][]int, a
 // MeasureMarked of this Counter between their checkpoints from those (see above). Ranges with
 // another mark, texts that are not valid UTF-8 and other backends are counted anew.
 func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]int, error) {
-	enc, done := c.enc.batch()
+	enc, done := c.engine.batch()
 	defer done()
 	me, ok := enc.(markingEncoder)
 	counts := make([]int, len(texts))
@@ -160,19 +151,15 @@ func (c *Counter) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]in
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		text := t.Text
-		var (
-			n   int
-			err error
-		)
-		switch {
-		case ok && len(t.Ranges) > 0 && validMarked(t):
-			n, err = me.countMarked(text, t.Ranges)
-		case !utf8.ValidString(text):
-			n, err = enc.count(repairUTF8(text).text)
-		default:
-			n, err = enc.count(text)
+		if !ok || len(t.Ranges) == 0 || !validMarked(t) {
+			n, err := c.countText(enc, i, t.Text)
+			if err != nil {
+				return nil, err
+			}
+			counts[i] = n
+			continue
 		}
+		n, err := me.countMarked(t.Text, t.Ranges)
 		if err != nil {
 			return nil, fmt.Errorf("%s: count text %d: %w", c.Name(), i, err)
 		}
