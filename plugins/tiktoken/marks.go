@@ -286,44 +286,26 @@ type markedTexts struct {
 	mark  any
 }
 
-// CountPieces returns the count of each item's text, which is what sdk.Build builds, through
-// CountMarked. A piece outside the texts is sdk.CheckPieces' error.
+// CountPieces returns the count of each item's text, the one sdk.Build builds (and a piece
+// outside the texts is its error), through CountMarked.
 func (m markedTexts) CountPieces(ctx context.Context, items [][]sdk.Piece) ([]int, error) {
-	if err := sdk.CheckPieces(m.texts, items); err != nil {
+	texts, err := sdk.Build(m.texts, items)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]sdk.MarkedText, len(items))
-	var (
-		ranges []sdk.MarkedRange
-		buf    []byte
-		built  []int // the items built in buf, each followed by its end in buf
-	)
+	var ranges []sdk.MarkedRange
 	for i, item := range items {
-		from := len(ranges)
-		if len(item) == 1 && item[0].Text >= 0 {
-			p := item[0]
-			ranges = append(ranges, sdk.MarkedRange{Len: p.End - p.Start, Mark: m.mark, Of: p.Text, Start: p.Start})
-			out[i] = sdk.MarkedText{Text: m.texts[p.Text][p.Start:p.End], Ranges: ranges[from:len(ranges):len(ranges)]}
-			continue
-		}
-		start := len(buf)
+		from, at := len(ranges), 0
 		for _, p := range item {
 			if p.Text < 0 {
-				buf = append(buf, p.Literal...)
+				at += len(p.Literal)
 				continue
 			}
-			ranges = append(ranges, sdk.MarkedRange{At: len(buf) - start, Len: p.End - p.Start, Mark: m.mark, Of: p.Text, Start: p.Start})
-			buf = append(buf, m.texts[p.Text][p.Start:p.End]...)
+			ranges = append(ranges, sdk.MarkedRange{At: at, Len: p.End - p.Start, Mark: m.mark, Of: p.Text, Start: p.Start})
+			at += p.End - p.Start
 		}
-		out[i].Ranges = ranges[from:len(ranges):len(ranges)]
-		built = append(built, i, len(buf))
-	}
-	// buf no longer grows: the items built in it are its substrings.
-	all := string(buf)
-	start := 0
-	for k := 0; k < len(built); k += 2 {
-		out[built[k]].Text = all[start:built[k+1]]
-		start = built[k+1]
+		out[i] = sdk.MarkedText{Text: texts[i], Ranges: ranges[from:len(ranges):len(ranges)]}
 	}
 	return m.c.CountMarked(ctx, out)
 }
