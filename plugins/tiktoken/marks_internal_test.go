@@ -60,6 +60,25 @@ func randomCut(r *rand.Rand, text string, ends []int) int {
 	}
 }
 
+// randomItem returns one to four pieces: literals of fragments up to literalMax bytes, and
+// ranges of texts (whose token ends are ends) cut by randomCut.
+func randomItem(r *rand.Rand, texts []string, ends [][]int, literalMax int) []sdk.Piece {
+	var item []sdk.Piece
+	for range 1 + r.IntN(4) {
+		if r.IntN(3) == 0 {
+			item = append(item, sdk.LiteralPiece(randomMarkText(r, r.IntN(literalMax))))
+			continue
+		}
+		i := r.IntN(len(texts))
+		from, to := randomCut(r, texts[i], ends[i]), randomCut(r, texts[i], ends[i])
+		if from > to {
+			from, to = to, from
+		}
+		item = append(item, sdk.Piece{Text: i, Start: from, End: to})
+	}
+	return item
+}
+
 // TestCountMarkedIsCount holds CountMarked to Count on every encoding: texts made of each kind
 // of piece, measured with MeasureMarked, then counted as composites of ranges of them (cut at
 // runes, tokens or any byte) and literals, as a chunk's context line and separators are. It also
@@ -103,18 +122,13 @@ func TestCountMarkedIsCount(t *testing.T) {
 		for range 1500 {
 			var b strings.Builder
 			var ranges []sdk.MarkedRange
-			for range 1 + r.IntN(4) {
-				if r.IntN(3) == 0 {
-					b.WriteString(randomMarkText(r, r.IntN(30)))
+			for _, p := range randomItem(r, texts, ends, 30) {
+				if p.Text < 0 {
+					b.WriteString(p.Literal)
 					continue
 				}
-				i := r.IntN(len(texts))
-				from, to := randomCut(r, texts[i], ends[i]), randomCut(r, texts[i], ends[i])
-				if from > to {
-					from, to = to, from
-				}
-				ranges = append(ranges, sdk.MarkedRange{At: b.Len(), Len: to - from, Mark: kept, Of: i, Start: from})
-				b.WriteString(texts[i][from:to])
+				ranges = append(ranges, sdk.MarkedRange{At: b.Len(), Len: p.End - p.Start, Mark: kept, Of: p.Text, Start: p.Start})
+				b.WriteString(texts[p.Text][p.Start:p.End])
 			}
 			composites = append(composites, sdk.MarkedText{Text: b.String(), Ranges: ranges})
 		}
@@ -242,20 +256,7 @@ func TestRetainedCountsPiecesAsCountingRetainedDoes(t *testing.T) {
 	}
 	items := [][]sdk.Piece{{}, {sdk.LiteralPiece("only › a literal")}}
 	for range 800 {
-		var item []sdk.Piece
-		for range 1 + r.IntN(4) {
-			if r.IntN(3) == 0 {
-				item = append(item, sdk.LiteralPiece(randomMarkText(r, r.IntN(20))))
-				continue
-			}
-			i := r.IntN(len(texts))
-			from, to := randomCut(r, texts[i], bounds[i]), randomCut(r, texts[i], bounds[i])
-			if from > to {
-				from, to = to, from
-			}
-			item = append(item, sdk.Piece{Text: i, Start: from, End: to})
-		}
-		items = append(items, item)
+		items = append(items, randomItem(r, texts, bounds, 20))
 	}
 	got, err := retained.CountPieces(ctx, items)
 	if err != nil {
