@@ -15,6 +15,12 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/plugin"
 )
 
+// serving returns a tokenizer server of tc as model, which keeps the keep latest requests and
+// more within maxBytes.
+func serving(model string, tc sdk.TokenCounter, keep, maxBytes int) *tokenizerServer {
+	return &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{model: tc})}, kept: newRetained(keep, maxBytes)}
+}
+
 func TestRetainedKeepsTheMostRecentRequests(t *testing.T) {
 	t.Parallel()
 	r := newRetained(2, 10) // always 2 requests; more while they fit 10 bytes
@@ -50,7 +56,7 @@ func TestRetainedKeepsTheMostRecentRequests(t *testing.T) {
 
 func TestRetainBoundariesAnswersPackedEndsWhenAsked(t *testing.T) {
 	t.Parallel()
-	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}})}, kept: newRetained(4, 1<<20)}
+	s := serving("words", sdk.Words{}, 4, 1<<20)
 	texts := [][]byte{[]byte("one two"), {}, []byte("three")}
 	want := [][]int{{3, 7}, nil, {5}}
 	plain, err := s.RetainBoundaries(t.Context(), &tokenizerv1.RetainRequest{Model: "words", Texts: texts})
@@ -84,7 +90,7 @@ func (decreasing) Boundaries(_ context.Context, texts []string) ([][]int, error)
 
 func TestDecreasingBoundariesCannotBePackedAndAreAnInternalError(t *testing.T) {
 	t.Parallel()
-	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"d": decreasing{}})}, kept: newRetained(4, 1<<20)}
+	s := serving("d", decreasing{}, 4, 1<<20)
 	_, err := s.RetainBoundaries(t.Context(), &tokenizerv1.RetainRequest{Model: "d", Texts: [][]byte{[]byte("abc")}, PackedEnds: true})
 	if status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "below the one before") {
 		t.Errorf("err = %v, want INTERNAL about a decreasing offset", err)
@@ -93,7 +99,7 @@ func TestDecreasingBoundariesCannotBePackedAndAreAnInternalError(t *testing.T) {
 
 func TestCountRangesReadsPackedTextsAndComposites(t *testing.T) {
 	t.Parallel()
-	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"words": sdk.Words{}})}, kept: newRetained(4, 1<<20)}
+	s := serving("words", sdk.Words{}, 4, 1<<20)
 	ctx := t.Context()
 	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "words", Texts: [][]byte{[]byte("one two three"), []byte("four five")}, PackedEnds: true})
 	if err != nil {
@@ -178,7 +184,7 @@ func (c *textsSeen) Boundaries(_ context.Context, texts []string) ([][]int, erro
 func TestCountRangesBuildsTheTextsItsPiecesMake(t *testing.T) {
 	t.Parallel()
 	seen := &textsSeen{}
-	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"seen": seen})}, kept: newRetained(4, 1<<20)}
+	s := serving("seen", seen, 4, 1<<20)
 	ctx := t.Context()
 	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: [][]byte{[]byte("one two three"), []byte("four five")}, PackedEnds: true})
 	if err != nil {
@@ -251,7 +257,7 @@ func (c *marksSeen) CountMarked(ctx context.Context, texts []sdk.MarkedText) ([]
 func TestCountRangesTellsARangeCounterWhereItsRangesAre(t *testing.T) {
 	t.Parallel()
 	seen := &marksSeen{}
-	s := &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"seen": seen})}, kept: newRetained(4, 1<<20)}
+	s := serving("seen", seen, 4, 1<<20)
 	ctx := t.Context()
 	texts := [][]byte{[]byte("one two three"), []byte("four five"), []byte("six seven")}
 	kept, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: texts, PackedEnds: true})
@@ -301,7 +307,7 @@ func TestCountRangesTellsARangeCounterWhereItsRangesAre(t *testing.T) {
 	// Marks of 400 bytes, kept beside texts of 9 bytes within 1,000: two such requests fit, a
 	// third pushes the least recent out beyond the one always kept.
 	big := &marksSeen{size: 400}
-	s = &tokenizerServer{s: Server{Counters: plugin.MapOf(map[string]sdk.TokenCounter{"big": big})}, kept: newRetained(1, 1000)}
+	s = serving("big", big, 1, 1000)
 	var handles []uint64
 	for range 3 {
 		r, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "big", Texts: texts[1:2], PackedEnds: true})
