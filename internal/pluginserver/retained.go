@@ -235,7 +235,6 @@ type textsBuilder struct {
 	first   string // the first piece of the text being built, while it is its only one
 	pieces  int    // the pieces of the text being built
 	bufFrom int    // where in buf the text being built starts, once it has two pieces
-	length  int    // the bytes of the text being built
 
 	ranges    []sdk.MarkedRange // the marked ranges of every text, in order
 	rangeEnds []int             // for each text ended, the end of its ranges in ranges
@@ -257,13 +256,24 @@ func (b *textsBuilder) add(piece string) {
 		b.buf = append(b.buf, piece...)
 	}
 	b.pieces++
-	b.length += len(piece)
+}
+
+// length returns the bytes of the text being built so far.
+func (b *textsBuilder) length() int {
+	switch b.pieces {
+	case 0:
+		return 0
+	case 1:
+		return len(b.first)
+	default:
+		return len(b.buf) - b.bufFrom
+	}
 }
 
 // addMarked adds piece, bytes [start, start+len(piece)) of text number of of the texts whose
 // mark is mark, to the text being built.
 func (b *textsBuilder) addMarked(piece string, mark any, of, start int) {
-	b.ranges = append(b.ranges, sdk.MarkedRange{At: b.length, Len: len(piece), Mark: mark, Of: of, Start: start})
+	b.ranges = append(b.ranges, sdk.MarkedRange{At: b.length(), Len: len(piece), Mark: mark, Of: of, Start: start})
 	b.add(piece)
 }
 
@@ -278,7 +288,7 @@ func (b *textsBuilder) end() {
 		b.inBuf = append(b.inBuf, span{text: len(b.out), from: b.bufFrom, to: len(b.buf)})
 		b.out = append(b.out, "")
 	}
-	b.first, b.pieces, b.length = "", 0, 0
+	b.first, b.pieces = "", 0
 	b.rangeEnds = append(b.rangeEnds, len(b.ranges))
 }
 
