@@ -14,7 +14,8 @@
 #   - one ~50 MB OCR JSON result, a region per line of the corpus's English Markdown, 40 to a
 #     page (same target), read a part of its regions at a time;
 #   - the ~50 MB Markdown with --strategy sections, as it is and with its footnote references
-#     ("[^") made plain text (same target): Sections holds the chunks from the first one on;
+#     ("[^") made plain text (same target): Sections holds a chunk while its footnote links
+#     are not final;
 #     and with --strategy fixed and noop (same target);
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);

@@ -158,10 +158,38 @@ func (b *builder) region(r region, to int) {
 	case *ast.HTMLBlock:
 		b.add(sdk.KindParagraph, r.first, src, map[string]any{AttrHTML: true})
 	case *ast.LinkReferenceDefinition:
+		i := len(b.blocks)
 		b.add(sdk.KindParagraph, r.first, src, map[string]any{AttrLinkDefinitions: true})
+		b.footnote(i)
+	case *ast.Paragraph:
+		i := len(b.blocks)
+		b.add(sdk.KindParagraph, r.first, src, nil)
+		b.footnote(i)
 	default:
 		b.add(sdk.KindParagraph, r.first, src, nil)
 	}
+}
+
+// footnote makes block i, a paragraph when there is one, a footnote block when its text
+// starts with a footnote definition, "[^label]:" with a label of no white space or brackets.
+func (b *builder) footnote(i int) {
+	if i >= len(b.blocks) {
+		return // the region was blank
+	}
+	blk := &b.blocks[i]
+	rest, ok := strings.CutPrefix(blk.Text, "[^")
+	if !ok {
+		return
+	}
+	label, after, ok := strings.Cut(rest, "]")
+	if !ok || !strings.HasPrefix(after, ":") || label == "" || strings.ContainsAny(label, " \t\r\n[]^") {
+		return
+	}
+	blk.Kind = sdk.KindFootnote
+	if blk.Attrs == nil {
+		blk.Attrs = map[string]any{}
+	}
+	blk.Attrs[AttrFootnoteLabel] = label
 }
 
 // heading emits heading n, which starts at line first, and any text its region holds after

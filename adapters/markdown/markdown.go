@@ -31,6 +31,9 @@ const (
 	// AttrLinkDefinitions is true on a paragraph block made of link reference definitions
 	// ("[label]: /url"), kept so that their URLs stay searchable.
 	AttrLinkDefinitions = "link_definitions"
+	// AttrFootnoteLabel holds a footnote definition's label, "1" for "[^1]: ...", on its
+	// KindFootnote block (string); it is the key chunkers.Sections reads.
+	AttrFootnoteLabel = "footnote_label"
 	// MetaFrontMatter holds a document's YAML front matter, the lines between its "---"
 	// delimiters as written (string). It is absent when the document has none.
 	MetaFrontMatter = "front_matter"
@@ -70,6 +73,10 @@ type Options struct {
 //   - Block quotes become KindQuote blocks with their ">" markers.
 //   - HTML blocks become KindParagraph blocks with AttrHTML, and runs of link reference
 //     definitions become KindParagraph blocks with AttrLinkDefinitions.
+//   - A paragraph (or a run of link reference definitions) that starts with a footnote
+//     definition, "[^label]: text" as GitHub writes them, becomes a KindFootnote block with
+//     AttrFootnoteLabel; its lazy continuation lines are in it, and an indented paragraph
+//     after a blank line is a code block of its own, as CommonMark reads it.
 //   - Thematic breaks are dropped: they hold no text.
 //
 // Every block carries AttrLine; Page is 0 (unknown). A block's text is trimmed of trailing

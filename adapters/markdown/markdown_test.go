@@ -220,6 +220,18 @@ var parseCases = []struct {
 		},
 	},
 	{
+		name: "a paragraph that starts with a footnote definition is a footnote block",
+		src:  "Claim.[^1] Other.[^n]\n\n[^1]: A note\nthat goes on.\n\n    Indented more.\n\n[^n]: https://example.com/n\n\n[^a b]: no label\n\nText [^2]: not at the start",
+		want: []sdk.Block{
+			para(1, "Claim.[^1] Other.[^n]"),
+			{Kind: sdk.KindFootnote, Text: "[^1]: A note\nthat goes on.", Attrs: at(3, AttrFootnoteLabel, "1")},
+			{Kind: sdk.KindCode, Text: "    Indented more.", Attrs: at(6)},
+			{Kind: sdk.KindFootnote, Text: "[^n]: https://example.com/n", Attrs: at(8, AttrLinkDefinitions, true, AttrFootnoteLabel, "n")},
+			para(10, "[^a b]: no label"),
+			para(12, "Text [^2]: not at the start"),
+		},
+	},
+	{
 		name: "CJK and emoji text is kept byte for byte",
 		src:  "# 日本語の見出し 🚀\n\n中文段落，包含标点。😀👍🏽\n\n- 한국어 항목\n",
 		want: []sdk.Block{

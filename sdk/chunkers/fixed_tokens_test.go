@@ -103,13 +103,7 @@ func TestFixedTokensLargeDocumentIsChunkedAWindowAtATime(t *testing.T) {
 	}
 	whole := *f
 	whole.Counter, whole.WindowBytes = sdk.Words{}, -1
-	want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("windows differ from the whole document (-whole +windows):\n%s", diff)
-	}
+	checkWhole(t, &whole, doc, got)
 	if m.calls < 10 || m.maxBytes > 3*(64<<10) {
 		t.Errorf("%d Boundaries calls, the largest of %d bytes, for %d blocks at 64 KiB a window", m.calls, m.maxBytes, len(blocks))
 	}

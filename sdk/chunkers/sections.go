@@ -3,8 +3,6 @@ package chunkers
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -27,7 +25,8 @@ const (
 	// footnote's label.
 	MetaFootnoteLabel = "footnote_label"
 	// MetaFootnotes holds, on the first chunk that references a footnote ("[^label]" not
-	// followed by ":"), the IDs of the other chunks that hold the footnote's text, in order.
+	// followed by ":"), the IDs of the other chunks that hold the text of the first footnote
+	// with the label, in order.
 	MetaFootnotes = "footnotes"
 )
 
@@ -55,14 +54,17 @@ const (
 // and EmbedText are as for HeadingAware (ContextTitlePath by default).
 //
 // A footnote block (sdk.KindFootnote) has the label Attrs[AttrFootnoteLabel], or the
-// "[^label]:" its text starts with. It joins the chunk being packed when that chunk references
-// the label ("[^label]" not followed by ":") and the footnote fits beside it, as doc2mark
-// attaches it; otherwise it becomes chunks of its own in document order, after which no
-// overlap reaches back. Either way Content stays Metadata[sdk.MetaPrefix] + canonical[Start:End]
-// and every chunk keeps the budget. The first chunk that references a label lists the other
-// chunks that hold the footnote's text in Metadata[MetaFootnotes]; a chunk that holds nothing
-// but footnote text carries Metadata[MetaFootnoteLabel], takes that chunk's SectionPath, and
-// has it as ParentID when it comes first. No other chunk has a ParentID.
+// "[^label]:" its text starts with. A reference is "[^label]" not followed by ":", outside
+// code blocks and code spans, and goes to the first footnote block with its label, as goldmark
+// links it. A footnote joins the chunk being packed when that chunk references the label and
+// the footnote fits beside it, as doc2mark attaches it; otherwise it becomes chunks of its own
+// in document order, after which no overlap reaches back. Either way Content stays
+// Metadata[sdk.MetaPrefix] + canonical[Start:End] and every chunk keeps the budget. The first
+// chunk that references a label lists the other chunks that hold the label's first footnote in
+// Metadata[MetaFootnotes]; a chunk that holds nothing but footnote text carries
+// Metadata[MetaFootnoteLabel], and when that is the label's first footnote, takes the
+// referencing chunk's SectionPath, and has it as ParentID when it comes first (see
+// footnoteLinker). No other chunk has a ParentID.
 //
 // Counter is required; the zero values of the other fields mean the documented defaults.
 // Counter calls and verification are as for HeadingAware: one Boundaries and one Count call per
@@ -178,6 +180,7 @@ func (s *Sections) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Do
 			}
 		}
 	}
+	refs := windowRefs(l)
 	p := packer{l: l, maxTokens: maxTokens, overlap: overlap, ownOverlap: true}
 	for i, b := range doc.Blocks {
 		if len(units[i]) == 0 {
@@ -190,7 +193,7 @@ func (s *Sections) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Do
 				break
 			}
 			p.openFolded(nil, path, cx)
-		case b.Kind == sdk.KindFootnote && p.fits(units[i]) && references(l.canon.Text[p.cur.start:p.cur.end], footnoteLabel(b)):
+		case b.Kind == sdk.KindFootnote && p.fits(units[i]) && refs.within(l, p.cur.start, p.cur.end, footnoteLabel(b)):
 			// Packed with the chunk that references it, as doc2mark attaches it.
 		case b.Kind == sdk.KindFootnote:
 			p.open(nil, p.path, p.ctx)
@@ -209,166 +212,5 @@ func (s *Sections) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Do
 	if err != nil {
 		return nil, nil, err
 	}
-	return finishPart(l, drafts, req, at), footnotesOf(l, drafts), nil
-}
-
-// chunkNotes is what linking footnotes needs of one chunk (see linkFootnotes): the label of
-// the footnote whose text it holds alone ("" for none), and the labels of the footnote blocks
-// whose text it holds, one a block, in order.
-type chunkNotes struct {
-	label string
-	holds []string
-}
-
-// footnotesOf returns the chunkNotes of every draft, or nil when the window has no labelled
-// footnote block.
-func footnotesOf(l *layout, drafts []*draft) []chunkNotes {
-	labels := make([]string, len(l.doc.Blocks)) // per block, the label of a footnote block
-	any := false
-	for i, b := range l.doc.Blocks {
-		if b.Kind == sdk.KindFootnote {
-			labels[i] = footnoteLabel(b)
-			any = any || labels[i] != ""
-		}
-	}
-	if !any {
-		return nil
-	}
-	notes := make([]chunkNotes, len(drafts))
-	for k, d := range drafts {
-		if i := l.blockAt(d.start); labels[i] != "" && d.end <= l.blockEnd(i) {
-			notes[k].label = labels[i]
-		}
-		for i := l.blockAt(d.start); i < len(labels) && l.canon.Starts[i] < d.end; i++ {
-			if labels[i] != "" && l.blockEnd(i) > d.start {
-				notes[k].holds = append(notes[k].holds, labels[i])
-			}
-		}
-	}
-	return notes
-}
-
-// linkFootnotes links the footnotes of chunks, a document's from its first footnote block or
-// reference on, in order, with notes their chunkNotes (nil entries for none): for every
-// labelled footnote block, the first chunk that references its label (other than one that
-// holds that footnote alone) lists the other chunks that hold the footnote's text in
-// Metadata[MetaFootnotes]; a chunk that holds nothing but footnote text carries
-// Metadata[MetaFootnoteLabel], takes the referencing chunk's section path, and has it as
-// parent when it comes first. refs calls f with the label of every footnote reference in chunk
-// k's text, in order (see eachReference).
-func linkFootnotes(chunks []*sdk.Chunk, notes []chunkNotes, refs func(k int, f func(label string))) {
-	wanted := map[string]bool{}
-	for _, n := range notes {
-		for _, label := range n.holds {
-			wanted[label] = true
-		}
-	}
-	if len(wanted) == 0 {
-		return
-	}
-	first := map[string]int{} // label → the first chunk that references it
-	for k := range chunks {
-		if len(first) == len(wanted) {
-			break
-		}
-		refs(k, func(label string) {
-			if _, seen := first[label]; !seen && wanted[label] && label != notes[k].label {
-				first[label] = k
-			}
-		})
-	}
-	held := make([][]int, len(chunks)) // per referencing chunk, the chunks that hold its footnotes
-	for k, n := range notes {
-		for _, label := range n.holds {
-			r, ok := first[label]
-			if !ok {
-				continue
-			}
-			if n.label != "" {
-				c := chunks[k]
-				c.SectionPath, c.SectionTitle = slices.Clone(chunks[r].SectionPath), chunks[r].SectionTitle
-				if r < k {
-					c.ParentID = chunks[r].ID
-				}
-			}
-			if h := held[r]; r != k && (len(h) == 0 || h[len(h)-1] != k) {
-				held[r] = append(h, k)
-			}
-		}
-	}
-	for k, n := range notes {
-		if n.label != "" {
-			chunks[k].Metadata[MetaFootnoteLabel] = n.label
-		}
-		if len(held[k]) > 0 {
-			ids := make([]string, len(held[k]))
-			for j, f := range held[k] {
-				ids[j] = chunks[f].ID
-			}
-			chunks[k].Metadata[MetaFootnotes] = ids
-		}
-	}
-}
-
-// footnoteLabel returns a footnote block's label: Attrs[AttrFootnoteLabel] when it is a
-// non-empty string, else the label of the "[^label]:" the text starts with, else "".
-func footnoteLabel(b sdk.Block) string {
-	if s, ok := b.Attrs[AttrFootnoteLabel].(string); ok && strings.TrimSpace(s) != "" {
-		return strings.TrimSpace(s)
-	}
-	rest, ok := strings.CutPrefix(strings.TrimSpace(b.Text), "[^")
-	if !ok {
-		return ""
-	}
-	label, after, ok := strings.Cut(rest, "]")
-	if !ok || !strings.HasPrefix(after, ":") || !validLabel(label) {
-		return ""
-	}
-	return label
-}
-
-// linkWhole links the footnotes of chunks, which have their Content (see linkFootnotes).
-func linkWhole(chunks []sdk.Chunk, notes []chunkNotes) {
-	if notes == nil {
-		return // no labelled footnote block: nothing to link
-	}
-	ptrs := make([]*sdk.Chunk, len(chunks))
-	for k := range chunks {
-		ptrs[k] = &chunks[k]
-	}
-	linkFootnotes(ptrs, notes, func(k int, f func(string)) { eachReference(chunks[k].Content, f) })
-}
-
-// references reports whether s references the footnote label.
-func references(s, label string) bool {
-	found := false
-	if label != "" {
-		eachReference(s, func(l string) { found = found || l == label })
-	}
-	return found
-}
-
-// eachReference calls f with the label of every footnote reference "[^label]" in s that is
-// not a definition (followed by ":").
-func eachReference(s string, f func(label string)) {
-	for {
-		i := strings.Index(s, "[^")
-		if i < 0 {
-			return
-		}
-		s = s[i+2:]
-		j := strings.IndexByte(s, ']')
-		if j < 0 {
-			return
-		}
-		if label := s[:j]; validLabel(label) && !strings.HasPrefix(s[j+1:], ":") {
-			f(label)
-		}
-	}
-}
-
-// validLabel reports whether label can be a footnote label: not empty, without white space
-// or brackets.
-func validLabel(label string) bool {
-	return label != "" && !strings.ContainsAny(label, " \t\r\n[]^")
+	return finishPart(l, drafts, req, at), footnotesOf(l, drafts, refs), nil
 }

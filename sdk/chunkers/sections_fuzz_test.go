@@ -31,6 +31,9 @@ func FuzzSections(f *testing.F) {
 		"# Notes\n\n[^x]: early\n\n# Body\n\nsee [^x] and [^y]\n\n[^y]: late one two three four five six seven eight",
 		"# H\n\nw1 w2 w3 w4 w5 w6 w7 w8\n\nx1 x2\n\ny1 y2 y3 y4 y5\n\n# K\n\nz1 z2",
 		"text [^2]: not a reference\n\n[^2]: orphan\n\n[^]: empty [^ ] [^a b] [^^]",
+		"# A\n\nsee [^1]\n\n# B\n\n[^1]: first\n\n# C\n\nagain [^1] [^2]\n\n[^1]: again\n\n[^2]: two",
+		"# A\n\n`[^1]` ``a ` [^1]`` [^1\n\n```\n[^1]\n```\n\n# B\n\n[^1]: note",
+		"[^1]: before\n\n# A\n\n[^1] and [^1]\n\n# B\n\n[^1]: dup [^1]",
 	}
 	for _, s := range seeds {
 		f.Add(s, uint8(8), uint8(2), uint8(2), true)

@@ -14,13 +14,12 @@ import (
 // ends clean: before a section heading that no open section encloses, where its chunks
 // cannot reach back (a section starts a chunk and its overlap stays in it), and never with
 // PackSections, which packs a section into the chunk before it. The windows' chunks are
-// exactly the whole document's. Footnotes link chunks across the document (a footnote's
-// chunk takes the path of the first chunk that references it, which lists it), so from the
-// first footnote block or footnote reference ("[^label]", see eachReference) on, the windows'
-// chunks are held, with what linking needs of them (chunkNotes and their references), and
-// linked and yielded at the end: the chunks, not the windows' token ends and drafts, and not
-// their text either, but the pieces of the blocks' texts it is made of (heldText), which an
-// adapter that parses in place (markdown.Options.InPlace) cuts from the input itself.
+// exactly the whole document's. Footnotes link chunks across windows (footnoteLinker): a
+// chunk whose links are not final when its window ends is held, and the chunks after it with
+// it, until they are (the footnote it references is chunked, the reference to the footnote it
+// holds comes) or the document ends. A held chunk keeps neither the window's token ends and
+// drafts nor its text, but the pieces of the blocks' texts its Content is made of (heldText),
+// which an adapter that parses in place (markdown.Options.InPlace) cuts from the input itself.
 
 // ChunkSeq implements sdk.StreamChunker: it yields the document's chunks window by window
 // (see WindowBytes), each window measured, packed and verified on its own.
@@ -97,17 +96,10 @@ type sectionWindows struct {
 	cut                sectionCutter
 	blocks             []sdk.Block // the window's so far
 	at                 part
-	// held are the chunks from the first footnote block or reference on, without their
-	// Content, with their notes (nil while no window had a labelled footnote block), the
-	// labels they reference and the pieces of text their Content is made of: linked, given
-	// their Content again and yielded at the end.
-	held   []*sdk.Chunk
-	notes  []chunkNotes
-	refs   [][]string
-	texts  [][]string
-	kept   map[string]string // the strings of held chunks copied, one copy each (keep)
-	source func() *sdk.SourceMap
-	drop   func(next int)
+	links              footnoteLinker
+	kept               map[string]string // the strings of held chunks copied, one copy each (keep)
+	source             func() *sdk.SourceMap
+	drop               func(next int)
 }
 
 func (s *Sections) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *sectionWindows {
@@ -137,20 +129,8 @@ func (w *sectionWindows) end() {
 	if !w.flush(w.cut.off) {
 		return
 	}
-	linkFootnotes(w.held, w.notes, func(k int, f func(string)) {
-		for _, label := range w.refs[k] {
-			f(label)
-		}
-	})
-	for k, held := range w.held {
-		c := *held
-		c.Content = strings.Join(w.texts[k], "")
-		w.held[k], w.texts[k] = nil, nil // yielded: let them go
-		c.EmbedText = sdk.JoinContext(c.Context, c.Content)
-		if !w.yield(c, nil) {
-			return
-		}
-	}
+	w.links.finish()
+	w.release()
 }
 
 // flush chunks the window, and starts the next at canonical offset next.
@@ -163,52 +143,78 @@ func (w *sectionWindows) flush(next int) bool {
 		w.yield(sdk.Chunk{}, err)
 		return false
 	}
-	made := len(chunks)
-	if w.cut.notes {
-		if notes != nil && w.notes == nil {
-			w.notes = make([]chunkNotes, len(w.held), len(w.held)+len(chunks))
-		}
-		if w.notes != nil {
-			if notes == nil {
-				notes = make([]chunkNotes, len(chunks))
-			}
-			w.notes = append(w.notes, notes...)
-		}
-		starts := blockStarts(w.blocks)
+	if notes == nil && len(w.links.queue) == 0 { // no footnotes, none held: the chunks are final
 		for _, c := range chunks {
-			var refs []string
-			eachReference(c.Content, func(label string) { refs = append(refs, w.keep(label)) })
-			w.refs = append(w.refs, refs)
-			prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
-			w.texts = append(w.texts, heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content))
-			// Content and EmbedText are made again when yielded: the text is held only as the
-			// blocks hold it.
-			c.Content, c.EmbedText = "", ""
-			// The section path, context and prefix are cut from the window's canonical
-			// text: copies of them let it go.
-			c.SectionPath = slices.Clone(c.SectionPath)
-			for k, s := range c.SectionPath {
-				c.SectionPath[k] = w.keep(s)
+			if !w.yield(c, nil) {
+				return false
 			}
-			c.SectionTitle, c.Context = w.keep(c.SectionTitle), w.keep(c.Context)
-			if p, ok := c.Metadata[sdk.MetaPrefix].(string); ok {
-				c.Metadata[sdk.MetaPrefix] = w.keep(p)
-			}
-			w.held = append(w.held, &c) // one at a time: the slice grows by pointers, not chunks
 		}
-		chunks = nil
-	}
-	for _, c := range chunks {
-		if !w.yield(c, nil) {
+	} else {
+		for k := range chunks {
+			c := new(sdk.Chunk) // one at a time: a chunk held does not keep the window's others
+			*c = chunks[k]
+			var n chunkNotes
+			if notes != nil {
+				n = notes[k]
+			}
+			w.links.add(c, n)
+		}
+		w.links.endWindow()
+		if !w.release() {
 			return false
+		}
+		var starts []int
+		for _, lc := range w.links.queue {
+			if lc.texts == nil { // held past its window
+				if starts == nil {
+					starts = blockStarts(w.blocks)
+				}
+				w.hold(lc, starts)
+			}
 		}
 	}
 	if w.drop != nil {
 		w.drop(next)
 	}
 	w.blocks = nil
-	w.at = part{base: next, first: w.at.first + made}
+	w.at = part{base: next, first: w.at.first + len(chunks)}
 	return true
+}
+
+// release yields the chunks whose links are final, giving a held one its Content again. It
+// reports false when the chunks are no longer wanted.
+func (w *sectionWindows) release() bool {
+	ok := w.links.take(func(lc *linkedChunk) bool {
+		c := *lc.c
+		if lc.texts != nil {
+			c.Content = strings.Join(lc.texts, "")
+			c.EmbedText = sdk.JoinContext(c.Context, c.Content)
+		}
+		return w.yield(c, nil)
+	})
+	if len(w.links.queue) == 0 {
+		w.kept = nil // no chunk is held: let the copies go
+	}
+	return ok
+}
+
+// hold keeps the chunk of lc, one of the window's whose blocks start at starts (blockStarts),
+// past its window: without its Content and EmbedText, which release makes again from the
+// pieces of the blocks' texts they are made of, and with copies of the strings it took from
+// the window's text.
+func (w *sectionWindows) hold(lc *linkedChunk, starts []int) {
+	c := lc.c
+	prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
+	lc.texts = heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content)
+	c.Content, c.EmbedText = "", ""
+	c.SectionPath = slices.Clone(c.SectionPath)
+	for k, s := range c.SectionPath {
+		c.SectionPath[k] = w.keep(s)
+	}
+	c.SectionTitle, c.Context = w.keep(c.SectionTitle), w.keep(c.Context)
+	if p, ok := c.Metadata[sdk.MetaPrefix].(string); ok {
+		c.Metadata[sdk.MetaPrefix] = w.keep(p)
+	}
 }
 
 // sectionCutter says, block by block, where Sections' windows end: before a non-blank heading
@@ -216,15 +222,13 @@ func (w *sectionWindows) flush(next int) bool {
 // window holds size bytes of canonical text, when neither it nor the nearest non-blank block
 // before it is a block of comments and anchors alone (which join a neighbour's chunk) and that
 // block is not a heading (which shares the next section's chunk). It ends none while the
-// level is not known, and none when stopped (PackSections). notes says that a footnote block
-// or reference has come: the chunks from the window it is in on are held.
+// level is not known, and none when stopped (PackSections).
 type sectionCutter struct {
 	size    int
 	split   int   // SplitLevel, or its default
 	level   int   // the level sections start at (effectiveLevel), once known
 	known   bool  // level is known
 	stopped bool  // no window ends
-	notes   bool  // a footnote block or reference has come
 	open    []int // the levels of the open sections, outermost first
 	off     int   // the canonical offset of the next block
 	base    int   // the canonical offset of the window's first block
@@ -245,9 +249,6 @@ func (c *sectionCutter) next(b sdk.Block) (off int, cut bool) {
 	if sdk.IsBlank(b.Text) {
 		return off, false
 	}
-	if !c.notes && (b.Kind == sdk.KindFootnote || hasReference(b.Text)) {
-		c.notes = true
-	}
 	if !c.known && b.Kind == sdk.KindHeading && b.Level <= c.split {
 		c.level, c.known = c.split, true // effectiveLevel: a heading at SplitLevel or above settles it
 	}
@@ -263,15 +264,6 @@ func (c *sectionCutter) next(b sdk.Block) (off int, cut bool) {
 	}
 	c.prev, c.hasPrev = b, true
 	return off, cut
-}
-
-// hasReference reports whether text holds a footnote reference, "[^label]" not followed by
-// ":" (see eachReference), which is what linkFootnotes looks for in a chunk's text: a
-// reference never crosses a block, whose label holds no white space.
-func hasReference(text string) bool {
-	found := false
-	eachReference(text, func(string) { found = true })
-	return found
 }
 
 // keep returns a copy of s that does not share the memory of the text it was cut from, the

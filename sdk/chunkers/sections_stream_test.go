@@ -151,3 +151,86 @@ func TestSectionsLargeDocumentIsChunkedAWindowAtATime(t *testing.T) {
 		}
 	}
 }
+
+// yieldsSeen records, at each Boundaries call (one a window), how many chunks ChunkSeq had
+// yielded.
+type yieldsSeen struct {
+	sdk.TokenCounter
+	yielded int
+	at      []int
+}
+
+func (c *yieldsSeen) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
+	c.at = append(c.at, c.yielded)
+	return c.TokenCounter.Boundaries(ctx, texts)
+}
+
+// TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal: a window's chunks are yielded
+// before the next window is measured once their footnote links are final — the reference's
+// footnote is chunked, a later footnote with the same label links to nothing, and "[^,]" in
+// code is no reference — and the links are the whole document's.
+func TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	sb.WriteString("# Intro\n\nSee [^1], and `grep '[^,]'`.\n\n```\nsed '/[^,]+/d'\n```\n\n")
+	for i := 0; sb.Len() < 1<<20; i++ {
+		switch i {
+		case 3:
+			sb.WriteString("[^1]: The note.\n\n")
+		case 200:
+			sb.WriteString("# Again\n\nSee [^1] again.\n\n# Later\n\n[^1]: The same label, later.\n\n")
+		}
+		fmt.Fprintf(&sb, "# Part %d\n\n%s\n\n", i, strings.Repeat("Some words of a section. ", 40))
+	}
+	doc, err := markdown.Parse([]byte(sb.String()), markdown.Options{ID: "notes.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := &yieldsSeen{TokenCounter: sdk.Words{}}
+	s := &chunkers.Sections{Config: chunkers.Config{Counter: seen, MaxTokens: 128}}
+	var got []sdk.Chunk
+	for c, err := range s.ChunkSeq(context.Background(), conformance.Request(), doc) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen.yielded++
+		got = append(got, c)
+	}
+	if len(seen.at) < 4 {
+		t.Fatalf("%d windows for %d bytes", len(seen.at), sb.Len())
+	}
+	for k := 1; k < len(seen.at); k++ {
+		if seen.at[k] <= seen.at[k-1] {
+			t.Fatalf("window %d was measured after %d chunks had been yielded, as many as before window %d: chunks are held (%v)", k, seen.at[k], k-1, seen.at)
+		}
+	}
+	whole := *s
+	whole.Counter, whole.WindowBytes = sdk.Words{}, -1
+	checkWhole(t, &whole, doc, got)
+	var linked []string
+	for _, c := range got {
+		if label, ok := c.Metadata[chunkers.MetaFootnoteLabel]; ok {
+			linked = append(linked, fmt.Sprintf("%s %v under %q by %q", c.ID, label, c.SectionPath, c.ParentID))
+		}
+		if ids, ok := c.Metadata[chunkers.MetaFootnotes]; ok {
+			linked = append(linked, fmt.Sprintf("%s lists %v", c.ID, ids))
+		}
+	}
+	note, later := -1, -1
+	for _, c := range got {
+		switch {
+		case strings.HasPrefix(c.Content, "[^1]: The note."):
+			note = c.Position
+		case strings.HasPrefix(c.Content, "[^1]: The same label"):
+			later = c.Position
+		}
+	}
+	wantLinks := []string{
+		`notes.md#0 lists [notes.md#` + fmt.Sprint(note) + `]`,
+		fmt.Sprintf(`notes.md#%d 1 under ["Intro"] by "notes.md#0"`, note),
+		fmt.Sprintf(`notes.md#%d 1 under ["Later"] by ""`, later),
+	}
+	if diff := cmp.Diff(wantLinks, linked); diff != "" {
+		t.Errorf("footnote links (-want +got):\n%s", diff)
+	}
+}

@@ -33,6 +33,22 @@ func sectionOutline(chunks []sdk.Chunk) []string {
 	return out
 }
 
+// footnoteMeta is what a chunk records of footnotes: its label, its parent and the chunks it
+// lists.
+type footnoteMeta struct {
+	Label, Parent string
+	Notes         any
+}
+
+func footnoteMetas(chunks []sdk.Chunk) []footnoteMeta {
+	var metas []footnoteMeta
+	for _, c := range chunks {
+		label, _ := c.Metadata[chunkers.MetaFootnoteLabel].(string)
+		metas = append(metas, footnoteMeta{label, c.ParentID, c.Metadata[chunkers.MetaFootnotes]})
+	}
+	return metas
+}
+
 // chunkSections runs s on doc, checks every conformance invariant on the result and fails the
 // test on an error.
 func chunkSections(t *testing.T, s *chunkers.Sections, doc *sdk.Document) []sdk.Chunk {
@@ -261,6 +277,23 @@ func TestSectionsOutlines(t *testing.T) {
 			}},
 			want: []string{"0 - []: ref [^1]", "1 0 []: [^1]: one two three", "2 0 []: four five six"},
 		},
+		{
+			name: "a reference goes to the first footnote with its label, as goldmark links it; a later one keeps its own section",
+			s:    chunkers.Sections{},
+			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
+				heading(1, "A"), para("see [^1]"), heading(1, "B"), footnote("[^1]: first"), heading(1, "C"), footnote("[^1]: again"),
+			}},
+			want: []string{"0 - [A]: A\n\nsee [^1]", "1 - [B]: B", "2 0 [A]: [^1]: first", "3 - [C]: C", "4 - [C]: [^1]: again"},
+		},
+		{
+			name: "a footnote reference in code is no reference",
+			s:    chunkers.Sections{},
+			doc: &sdk.Document{ID: "d", Blocks: []sdk.Block{
+				heading(1, "A"), {Kind: sdk.KindCode, Text: "```\ngrep '[^1]' x\n```"}, para("match `[^1]` or ``a ` [^1]``, not [^1"),
+				heading(1, "B"), footnote("[^1]: note"),
+			}},
+			want: []string{"0 - [A]: A\n\n```\ngrep '[^1]' x\n```\n\nmatch `[^1]` or ``a ` [^1]``, not [^1", "1 - [B]: B", "2 - [B]: [^1]: note"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -293,22 +326,13 @@ func TestSectionsMetadata(t *testing.T) {
 			para("a[^1] b[^2]"), footnote("[^1]: one"), footnote("[^2]: two"), footnote("[^3]: three"),
 		}}
 		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 3, OverlapTokens: chunkers.NoOverlap}}, doc)
-		type meta struct {
-			Label, Parent string
-			Notes         any
-		}
-		var metas []meta
-		for _, c := range got {
-			label, _ := c.Metadata[chunkers.MetaFootnoteLabel].(string)
-			metas = append(metas, meta{label, c.ParentID, c.Metadata[chunkers.MetaFootnotes]})
-		}
-		want := []meta{
+		want := []footnoteMeta{
 			{"", "", []string{"d#1", "d#2"}},
 			{"1", "d#0", nil},
 			{"2", "d#0", nil},
 			{"3", "", nil},
 		}
-		if diff := cmp.Diff(want, metas); diff != "" {
+		if diff := cmp.Diff(want, footnoteMetas(got)); diff != "" {
 			t.Errorf("footnote metadata (-want +got):\n%s", diff)
 		}
 	})
@@ -325,6 +349,24 @@ func TestSectionsMetadata(t *testing.T) {
 		}
 		if _, ok := got[1].Metadata[chunkers.MetaFootnotes]; ok {
 			t.Errorf("chunk 1 lists footnotes %v; it holds its own", got[1].Metadata[chunkers.MetaFootnotes])
+		}
+	})
+	t.Run("only the first footnote with a label is listed, and a later one only carries its label", func(t *testing.T) {
+		doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{
+			heading(1, "A"), para("a [^1] and [^2]"), heading(1, "B"), footnote("[^2]: two"), footnote("[^1]: one"),
+			heading(1, "C"), para("again [^1]"), footnote("[^1]: one more"),
+		}}
+		got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 5, OverlapTokens: chunkers.NoOverlap}}, doc)
+		want := []footnoteMeta{
+			{"", "", []string{"d#2", "d#3"}}, // A: a [^1] and [^2]
+			{"", "", nil},                    // B
+			{"2", "d#0", nil},                // [^2]: two
+			{"1", "d#0", nil},                // [^1]: one
+			{"", "", nil},                    // C: again [^1]
+			{"1", "", nil},                   // [^1]: one more: not the first with its label
+		}
+		if diff := cmp.Diff(want, footnoteMetas(got)); diff != "" {
+			t.Errorf("footnote metadata (-want +got):\n%s", diff)
 		}
 	})
 	t.Run("KeepTablesWhole marks the table's chunk over budget", func(t *testing.T) {

@@ -461,6 +461,19 @@ func atOnceAndInWindows(t *testing.T, whole chunkers.HeadingAware, doc *sdk.Docu
 	return want, got, m
 }
 
+// checkWhole fails the test unless got, the chunks of doc a window at a time, are whole's
+// chunks of it, whole chunking it in one window.
+func checkWhole(t *testing.T, whole sdk.Chunker, doc *sdk.Document, got []sdk.Chunk) {
+	t.Helper()
+	want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("windows differ from the whole document (-whole +windows):\n%s", diff)
+	}
+}
+
 // seqChunks returns the chunks sc's ChunkSeq yields of doc, failing at an error.
 func seqChunks(t *testing.T, name string, sc sdk.StreamChunker, doc *sdk.Document) []sdk.Chunk {
 	t.Helper()

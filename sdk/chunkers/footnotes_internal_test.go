@@ -1,0 +1,91 @@
+package chunkers
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestEachReferenceSkipsCodeSpans: a footnote reference is "[^label]" not followed by ":",
+// outside code spans (a run of backticks to the next run as long); a run without its match
+// opens nothing.
+func TestEachReferenceSkipsCodeSpans(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"a [^1] b [^x-y]", []string{"2 1", "9 x-y"}},
+		{"[^1]: a definition, [^2] a reference", []string{"20 2"}},
+		{"`[^1]` [^2]", []string{"7 2"}},
+		{"``a ` [^1]`` [^2]", []string{"13 2"}},
+		{"` [^1] `` [^2] `", nil},                   // the single backticks match; the double ones are inside
+		{"`` [^1] ` [^2]", []string{"3 1", "10 2"}}, // no run matches another: no span
+		{"``` [^1] ``` [^2] ``` [^3]", []string{"13 2", "22 3"}},
+		{"[^a b] [^] [^^] [^1", nil},
+		{"[^[^1]]", []string{"2 1"}},
+	} {
+		var got []string
+		eachReference(tc.text, func(at int, label string) {
+			got = append(got, fmt.Sprintf("%d %s", at, label))
+			if !strings.HasPrefix(tc.text[at:], "[^"+label+"]") {
+				t.Errorf("%q: offset %d of %q is not its reference", tc.text, at, label)
+			}
+		})
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%q: references (-want +got):\n%s", tc.text, diff)
+		}
+	}
+}
+
+// TestCodeSpansAreTheNaiveOnes holds codeSpans to the plain reading, on random texts of
+// backtick runs: from a run, look for the next run as long; when there is one, the span ends
+// after it, else the run is text and the next run is looked at.
+func TestCodeSpansAreTheNaiveOnes(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 7))
+	naive := func(s string) [][2]int {
+		var spans [][2]int
+		runAt := func(i int) int { // the length of the run at i
+			n := 0
+			for i+n < len(s) && s[i+n] == '`' {
+				n++
+			}
+			return n
+		}
+	next:
+		for i := 0; i < len(s); i++ {
+			if s[i] != '`' {
+				continue
+			}
+			n := runAt(i)
+			for j := i + n; j < len(s); j++ {
+				if s[j] == '`' {
+					if m := runAt(j); m == n {
+						spans = append(spans, [2]int{i, j + m})
+						i = j + m - 1
+						continue next
+					} else {
+						j += m - 1
+					}
+				}
+			}
+			i += n - 1
+		}
+		return spans
+	}
+	for range 5000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(strings.Repeat("`", 1+r.IntN(3)))
+			sb.WriteString([]string{"x", " [^1] ", "ab"}[r.IntN(3)])
+		}
+		s := sb.String()
+		if diff := cmp.Diff(naive(s), codeSpans(s)); diff != "" {
+			t.Fatalf("%q: spans (-naive +codeSpans):\n%s", s, diff)
+		}
+	}
+}
