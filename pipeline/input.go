@@ -12,7 +12,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Input is one document to chunk: where its bytes are, what format they are in and who it is.
@@ -39,6 +42,10 @@ type Input struct {
 	// 1-based line. Line is 0 for files.
 	Source string
 	Line   int
+	// InPlace says that Data is the pipeline's to keep: nothing writes to it while the
+	// document is chunked or its chunks are used, so the parser cuts the blocks' texts from it
+	// (ParseOptions.InPlace) as from a file it reads, rather than from a copy. ReadJSONL sets it.
+	InPlace bool
 }
 
 // Name returns what errors call the input: its path, else "SOURCE:LINE", else its ID.
@@ -214,6 +221,41 @@ func ValidatePatterns(pats []string) error {
 	return nil
 }
 
+// unknownField returns a field of the JSON object b that jsonDocument does not have (the
+// first in sorted order), or "" for none. Field names match as json.Unmarshal matches them,
+// without regard to case.
+func unknownField(b []byte) string {
+	var fields map[string]ignored
+	if json.Unmarshal(b, &fields) != nil {
+		return ""
+	}
+	var unknown []string
+	for name := range fields {
+		if !slices.ContainsFunc(jsonFields, func(f string) bool { return strings.EqualFold(f, name) }) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return slices.Min(unknown)
+}
+
+// ignored decodes any JSON value and keeps none of it, not even a copy of its text.
+type ignored struct{}
+
+func (*ignored) UnmarshalJSON([]byte) error { return nil }
+
+// jsonFields are the field names of jsonDocument.
+var jsonFields = func() []string {
+	t := reflect.TypeFor[jsonDocument]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return names
+}()
+
 // jsonDocument is one line of a JSONL document stream.
 type jsonDocument struct {
 	ID       string         `json:"id"`
@@ -264,14 +306,19 @@ func parseJSONLine(b []byte, name string, line int) (Input, error) {
 	fail := func(format string, args ...any) (Input, error) {
 		return in, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
+	const want = `(want {"id": ..., "text": ...} or {"path": ...})`
+	// Unmarshal decodes b where it lies; a Decoder would copy the line into a buffer of its
+	// own, which for a 50 MB document is 50 MB more at the peak.
 	var d jsonDocument
-	if err := dec.Decode(&d); err != nil {
-		return fail("not a document object: %v (want {\"id\": ..., \"text\": ...} or {\"path\": ...})", err)
+	if err := json.Unmarshal(b, &d); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) && strings.Contains(syntax.Error(), "after top-level value") {
+			return fail("more than one JSON value on the line")
+		}
+		return fail("not a document object: %v %s", err, want)
 	}
-	if dec.More() {
-		return fail("more than one JSON value on the line")
+	if field := unknownField(b); field != "" {
+		return fail("not a document object: json: unknown field %q %s", field, want)
 	}
 	in.ID, in.Title, in.TenantID, in.CorpusID, in.ACL, in.Metadata = d.ID, d.Title, d.Tenant, d.Corpus, d.ACL, d.Metadata
 	in.Format = d.Format
@@ -287,7 +334,12 @@ func parseJSONLine(b []byte, name string, line int) (Input, error) {
 		if d.ID == "" {
 			return fail(`a document given by "text" needs an "id"`)
 		}
-		in.Data = []byte(*d.Text)
+		// The decoded text is the document's bytes, not copied: nothing writes to it, so it is
+		// parsed in place.
+		in.Data, in.InPlace = []byte{}, true
+		if t := *d.Text; t != "" {
+			in.Data = unsafe.Slice(unsafe.StringData(t), len(t))
+		}
 		if in.Format == "" {
 			in.Format = FormatMarkdown
 		}

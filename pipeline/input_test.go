@@ -195,27 +195,31 @@ func TestReadJSONL(t *testing.T) {
 		`{"id": "g", "text": "x", "colour": "red"}`,
 		`{"path": "x.bin"}`,
 		`{"id": "h", "text": "` + long + `"}`,
+		`{"id": "j", "text": "x"} {"id": "k", "text": "y"}`,
+		`{"ID": "l", "Text": "case"}`,
+		`{"id": "m", "text": "x", "zeta": 1, "alpha": 2}`,
 		`{"id": "i", "text": "last, no newline"}`,
 	}, "\n")
 	type line struct {
 		ID, Path, Title, Tenant string
 		Format                  pipeline.Format
 		Data                    int
+		InPlace                 bool
 		Line                    int
 		Err                     string
 	}
 	var got []line
 	for in, err := range pipeline.ReadJSONL(strings.NewReader(stream), "stdin") {
-		l := line{ID: in.ID, Path: in.Path, Title: in.Title, Tenant: in.TenantID, Format: in.Format, Data: len(in.Data), Line: in.Line}
+		l := line{ID: in.ID, Path: in.Path, Title: in.Title, Tenant: in.TenantID, Format: in.Format, Data: len(in.Data), InPlace: in.InPlace, Line: in.Line}
 		if err != nil {
 			l = line{Line: in.Line, Err: err.Error()}
 		}
 		got = append(got, l)
 	}
 	want := []line{
-		{ID: "a", Title: "T", Tenant: "t1", Format: "md", Data: len("# A\n\nbody"), Line: 1},
+		{ID: "a", Title: "T", Tenant: "t1", Format: "md", Data: len("# A\n\nbody"), InPlace: true, Line: 1},
 		{ID: "docs/b.md", Path: "./docs/b.md", Format: "md", Line: 3},
-		{ID: "c", Format: "txt", Data: 5, Line: 4},
+		{ID: "c", Format: "txt", Data: 5, InPlace: true, Line: 4},
 		{Line: 5, Err: "stdin:5: not a document object: invalid character 'o' in literal null (expecting 'u') (want {\"id\": ..., \"text\": ...} or {\"path\": ...})"},
 		{Line: 6, Err: `stdin:6: has neither "text" nor "path"`},
 		{Line: 7, Err: `stdin:7: has both "text" and "path"; give one`},
@@ -223,8 +227,11 @@ func TestReadJSONL(t *testing.T) {
 		{Line: 9, Err: `stdin:9: pipeline: unknown input format "pdf" (known: md, txt, doc2mark, ocr-json, tesseract-tsv or hocr)`},
 		{Line: 10, Err: `stdin:10: not a document object: json: unknown field "colour" (want {"id": ..., "text": ...} or {"path": ...})`},
 		{Line: 11, Err: `stdin:11: cannot tell the format of "x.bin" from its extension; add "format"`},
-		{ID: "h", Format: "md", Data: len(long), Line: 12},
-		{ID: "i", Format: "md", Data: 16, Line: 13},
+		{ID: "h", Format: "md", Data: len(long), InPlace: true, Line: 12},
+		{Line: 13, Err: `stdin:13: more than one JSON value on the line`},
+		{ID: "l", Format: "md", Data: 4, InPlace: true, Line: 14},
+		{Line: 15, Err: `stdin:15: not a document object: json: unknown field "alpha" (want {"id": ..., "text": ...} or {"path": ...})`},
+		{ID: "i", Format: "md", Data: 16, InPlace: true, Line: 16},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ReadJSONL (-want +got):\n%s", diff)

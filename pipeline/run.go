@@ -330,7 +330,7 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 		format = f
 	}
 	size := len(data)
-	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence, InPlace: read}
+	po := ParseOptions{ID: in.ID, TenantID: in.TenantID, CorpusID: in.CorpusID, Title: in.Title, MinConfidence: o.MinConfidence, InPlace: read || in.InPlace}
 	var doc *sdk.Document
 	var parts iter.Seq2[sdk.DocumentPart, error]
 	var err error
