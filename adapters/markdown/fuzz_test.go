@@ -24,6 +24,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(tc.src)
 	}
 	f.Add("ab\xffc")
+	f.Add("a | b\n--- | ---\ncell 1 | x\n12 | y\nword\n1. item | z\n- list\n\nafter")
+	f.Add("x | y\n-|-\n" + strings.Repeat("row | r\n", 40) + "===\n\n# H")
 	f.Add("# A\n\n```\n\n# x\n```\n\n# B\n\n<!--\n\n# y\n\n-->\n\n## C\n\ntext\n\n# D\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, mode := range []struct {

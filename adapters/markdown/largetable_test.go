@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,18 @@ func TestParsePartsReadsALargeTableWithoutParsingItsRows(t *testing.T) {
 		{"a header without pipes", "a | b\n--- | ---\n" + rows(400, pipe) + "\nx\n", true},
 		{"rows in code spans and escapes", "| a | b |\n|---|---|\n" + rows(400, func(i int) string { return fmt.Sprintf("| `x|y` %d | \\| |", i) }) + "\n", true},
 		{"two tables", table + "\n" + table + "\nend\n", true},
-		{"rows without leading pipes later", table + rows(50, func(i int) string { return fmt.Sprintf("%d | plain", i) }) + "\nx\n", false},
+		{"rows without leading pipes later", table + rows(50, func(i int) string { return fmt.Sprintf("%d | plain", i) }) + "\nx\n", true},
+		{"no pipes at the ends of any row", "a | b\n--- | ---\n" + rows(400, func(i int) string { return fmt.Sprintf("cell %d | text", i) }) + "\nx\n", true},
+		{"rows that are a number, or a word", table + rows(50, func(i int) string { return []string{"12", "word", "12 | x", "a\tb"}[i%4] }) + "\nx\n", true},
+		{"a row that opens a list", table + "- a | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a row that opens an ordered list", table + "1. a | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a row that opens an ordered list at another number", table + "7) a | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a row that opens a fence", table + "``` | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a row that opens a quote", table + "> a | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a row that opens HTML", table + "<div> | b\n" + rows(10, pipe) + "\nx\n", false},
+		{"a thematic break after the rows", table + "***\n\nx\n", false},
+		{"a setext underline of = after the rows", table + "===\n\nx\n", false},
+		{"a row indented with a tab", table + "\t| a | b |\n" + rows(10, pipe) + "\nx\n", false},
 		{"a setext underline after the rows", table + "---\n\nx\n", false},
 		{"a heading right after the rows", table + "# H\n\nx\n", false},
 		{"a row indented four spaces", table + "    | indented | row |\n" + rows(10, pipe) + "\nx\n", false},
@@ -59,5 +71,32 @@ func TestParsePartsReadsALargeTableWithoutParsingItsRows(t *testing.T) {
 				t.Errorf("%s at %d bytes a piece: read by largeTable %v (%d tables), want %v", tc.name, size, fast, p.tables, tc.fast)
 			}
 		}
+	}
+}
+
+// TestParsePartsReadsTablesFollowedByAnyLine holds ParseParts to Parse on large tables whose
+// body runs into lines of every kind a paragraph may meet — ones that open a block and ones
+// that only continue it — drawn at random, so that a line isRow takes for a row but goldmark
+// reads otherwise shows as a difference.
+func TestParsePartsReadsTablesFollowedByAnyLine(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"| a | b |", "a | b", "12 | x", "12", "word", "1. x", "1) x", "2. x", "- x", "-", "+ x", "* x",
+		"# x", "#x", "####### x", "> x", "```", "~~~", "<div>", "<span>", "***", "---", "===", "_ _ _",
+		"    x", "\tx", "   | x", "", "  ", "[a]: /u", "\\| x", "`x` | y", "= x", "0 | y",
+	}
+	r := rand.New(rand.NewPCG(5, 9))
+	for range 300 {
+		var sb strings.Builder
+		sb.WriteString("h | i\n--- | ---\n")
+		for i := range 40 + r.IntN(40) {
+			fmt.Fprintf(&sb, "row %d | text\n", i)
+		}
+		for range 1 + r.IntN(6) {
+			sb.WriteString(lines[r.IntN(len(lines))])
+			sb.WriteByte('\n')
+		}
+		sb.WriteString("tail | x\n")
+		checkParts(t, "table then any line", sb.String(), 1+r.IntN(64))
 	}
 }

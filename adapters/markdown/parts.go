@@ -35,7 +35,8 @@ const DefaultPieceBytes = 256 << 10
 // asks for them rather than held.
 //
 // A piece that ends with a large table (one of over 16 pieces) whose rows only the table can
-// hold (lines starting with "|" after at most three spaces, up to a blank line or the end) has
+// hold (lines that open no block, such as those starting with "|", up to a blank line or the
+// end) has
 // those rows counted rather than handed to goldmark, which keeps a record of every line of a
 // run without a blank line: the blocks are the same (see largeTable).
 //
@@ -204,8 +205,8 @@ const largePiece = 16
 // body, whose lines goldmark would keep a record of each (a 50 MB table cost ~65 MB of its
 // memory): it parses body[start:w), for growing w up to half the piece of body[start:end],
 // until goldmark reads the last top-level node as a table whose rows go on at w, checks that
-// the rows after w are lines that nothing but a paragraph (the table) can hold, starting with
-// "|" after at most three spaces, up to a blank line or the end, and then builds the piece's
+// the rows after w are lines that nothing but a paragraph (the table) can hold (isRow), up to
+// a blank line or the end, and then builds the piece's
 // blocks from that tree, the table's body rows counted from the lines, up to the next
 // non-blank line, where the whole parse's next node starts. Those lines cannot open or close
 // anything: the table's paragraph is open at w and only a blank line ends it, after which
@@ -239,11 +240,26 @@ func (p *piecer) largeTable(start, end int) (sdk.DocumentPart, bool) {
 	return sdk.DocumentPart{}, false
 }
 
-// isRow reports whether line (with or without its newline) is one only a paragraph can hold:
-// at most three spaces, then "|".
+// isRow reports whether line (with or without its newline) is one only a paragraph can hold
+// when it follows one, as a table's body rows do (the table is a paragraph to goldmark until
+// its transformer reads it): not blank, at most three spaces before its first character, and
+// that character opens nothing that interrupts a paragraph or ends it — "#" (a heading), ">"
+// (a quote), "<" (HTML), "`" and "~" (a fence), "*", "-", "_", "=" and "+" (a thematic break,
+// a setext underline, a list item), a tab, or a number followed by "." or ")" (an ordered
+// item). "|" is the commonest such character; a GFM row may start with any other.
 func isRow(line []byte) bool {
 	t := bytes.TrimLeft(line, " ")
-	return len(line)-len(t) <= 3 && len(t) > 0 && t[0] == '|'
+	if len(line)-len(t) > 3 || isBlank(t) {
+		return false
+	}
+	switch c := t[0]; {
+	case bytes.IndexByte([]byte("#><`~*-_=+\t"), c) >= 0:
+		return false
+	case '0' <= c && c <= '9':
+		after := bytes.TrimLeft(t, "0123456789")
+		return len(after) == 0 || (after[0] != '.' && after[0] != ')')
+	}
+	return true
 }
 
 // lineEndAt returns the offset just after the line end at or after off, or len(s).
