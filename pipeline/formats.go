@@ -84,12 +84,17 @@ func FormatOf(path string) (Format, bool) {
 	return "", false
 }
 
-// ParseFormat checks that name is a known format.
+// ParseFormat returns the format name names: a format's own name ("md", "ocr-json"), or an
+// extension that selects one, without its dot and in any case ("markdown", "MD", "text",
+// "tsv", "json" for doc2mark), as a user who writes the format of a file is likely to.
 func ParseFormat(name string) (Format, error) {
 	for _, f := range formats {
 		if string(f.format) == name {
 			return f.format, nil
 		}
+	}
+	if f, ok := FormatOf("." + name); ok && name != "" && !strings.ContainsAny(name, `./\`) {
+		return f, nil
 	}
 	return "", fmt.Errorf("pipeline: unknown input format %q (known: %s)", name, FormatHelp())
 }
@@ -130,6 +135,9 @@ func (o ParseOptions) ocr() ocr.Options {
 // parsed. ok is false for the other formats; use Parse. src must not change until parts is
 // done.
 func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error], ok bool, err error) {
+	if g, err := ParseFormat(string(f)); err == nil {
+		f = g // "markdown" is md
+	}
 	switch f {
 	case FormatMarkdown:
 		doc, parts, err = markdown.ParseParts(src, o.markdown(), 0)
@@ -147,7 +155,11 @@ func ParseParts(src []byte, f Format, o ParseOptions) (doc *sdk.Document, parts 
 
 // Parse reads src in format f. Errors are the adapter's: they say where the input is bad.
 func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
-	switch f {
+	g, err := ParseFormat(string(f))
+	if err != nil {
+		return nil, err
+	}
+	switch g {
 	case FormatMarkdown:
 		return markdown.Parse(src, o.markdown())
 	case FormatText:
@@ -161,6 +173,5 @@ func Parse(src []byte, f Format, o ParseOptions) (*sdk.Document, error) {
 	case FormatHOCR:
 		return ocr.ParseHOCR(src, o.ocr())
 	}
-	_, err := ParseFormat(string(f))
-	return nil, err
+	panic("pipeline: format " + string(g) + " has no parser") // every format of formats has one
 }

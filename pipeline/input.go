@@ -323,9 +323,11 @@ func parseJSONLine(b []byte, name string, line int) (Input, error) {
 	in.ID, in.Title, in.TenantID, in.CorpusID, in.ACL, in.Metadata = d.ID, d.Title, d.Tenant, d.Corpus, d.ACL, d.Metadata
 	in.Format = d.Format
 	if in.Format != "" {
-		if _, err := ParseFormat(string(in.Format)); err != nil {
+		f, err := ParseFormat(string(in.Format))
+		if err != nil {
 			return fail("%v", err)
 		}
+		in.Format = f
 	}
 	switch {
 	case d.Text != nil && d.Path != "":

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/chunkkit/chunkkit/pipeline"
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // tree writes files (path → content) under a new temporary directory and returns it.
@@ -198,6 +199,7 @@ func TestReadJSONL(t *testing.T) {
 		`{"id": "j", "text": "x"} {"id": "k", "text": "y"}`,
 		`{"ID": "l", "Text": "case"}`,
 		`{"id": "m", "text": "x", "zeta": 1, "alpha": 2}`,
+		`{"id": "n", "text": "plain", "format": "Text"}`,
 		`{"id": "i", "text": "last, no newline"}`,
 	}, "\n")
 	type line struct {
@@ -231,7 +233,8 @@ func TestReadJSONL(t *testing.T) {
 		{Line: 13, Err: `stdin:13: more than one JSON value on the line`},
 		{ID: "l", Format: "md", Data: 4, InPlace: true, Line: 14},
 		{Line: 15, Err: `stdin:15: not a document object: json: unknown field "alpha" (want {"id": ..., "text": ...} or {"path": ...})`},
-		{ID: "i", Format: "md", Data: 16, InPlace: true, Line: 16},
+		{ID: "n", Format: "txt", Data: 5, InPlace: true, Line: 16},
+		{ID: "i", Format: "md", Data: 16, InPlace: true, Line: 17},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ReadJSONL (-want +got):\n%s", diff)
@@ -265,5 +268,19 @@ func TestFormats(t *testing.T) {
 	}
 	if _, err := pipeline.Parse(nil, "pdf", pipeline.ParseOptions{}); err == nil || !strings.Contains(err.Error(), `unknown input format "pdf"`) {
 		t.Errorf("Parse in an unknown format: %v", err)
+	}
+	for name, want := range map[string]pipeline.Format{
+		"md": "md", "markdown": "md", "MD": "md", "Markdown": "md", "text": "txt", "txt": "txt", "json": "doc2mark",
+		"doc2mark": "doc2mark", "ocr-json": "ocr-json", "tsv": "tesseract-tsv", "HOCR": "hocr",
+		"": "", ".md": "", "x.md": "", "a/md": "", "pdf": "", "Ocr-Json": "",
+	} {
+		got, err := pipeline.ParseFormat(name)
+		if got != want || (err == nil) != (want != "") {
+			t.Errorf("ParseFormat(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	doc, err := pipeline.Parse([]byte("# T\n\ntext"), "markdown", pipeline.ParseOptions{ID: "x"})
+	if err != nil || len(doc.Blocks) != 2 || doc.Blocks[0].Kind != sdk.KindHeading {
+		t.Errorf(`Parse in "markdown": %v, %v`, doc, err)
 	}
 }

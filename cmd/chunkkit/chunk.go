@@ -96,9 +96,11 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("standard input (-) can be read once only")
 	}
 	if o.from != "" && o.from != "jsonl" {
-		if _, err := pipeline.ParseFormat(o.from); err != nil {
+		f, err := pipeline.ParseFormat(o.from)
+		if err != nil {
 			return usageErr("unknown --from %q (known: %s or jsonl)", o.from, pipeline.FormatHelp())
 		}
+		o.from = string(f)
 	}
 	if err := pipeline.ValidatePatterns(append(append([]string{}, o.include...), o.exclude...)); err != nil {
 		return usageErr("%v", err)

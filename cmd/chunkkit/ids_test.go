@@ -78,6 +78,14 @@ func TestDocumentIDs(t *testing.T) {
 	if !strings.HasPrefix(out.String(), `{"id":"stdin#0",`) {
 		t.Errorf("standard input's first chunk is %.60s…, want the ID stdin#0", out.String())
 	}
+	// The format may be named by its extension, as a user who knows the file's is likely to.
+	var named bytes.Buffer
+	if code := run(t.Context(), []string{"chunk", "-", "--from", "markdown", "--tokenizer", "words", "--format", "jsonl"}, bytes.NewReader(src), &named, &errOut); code != 0 {
+		t.Fatalf("chunk - --from markdown: exit %d: %s", code, errOut.String())
+	}
+	if named.String() != out.String() {
+		t.Errorf("--from markdown gives other chunks than --from md")
+	}
 }
 
 func TestDocumentIDsOfADirectory(t *testing.T) {

@@ -86,9 +86,11 @@ func defineFlags(fs *flag.FlagSet) func() (options, error) {
 			return o, fmt.Errorf("--timeout must be 0 (no limit) or more, got %s", timeout)
 		}
 		if o.from != "" && o.from != "jsonl" {
-			if _, err := pipeline.ParseFormat(o.from); err != nil {
+			f, err := pipeline.ParseFormat(o.from)
+			if err != nil {
 				return o, fmt.Errorf("unknown --from %q (known: %s or jsonl)", o.from, pipeline.FormatHelp())
 			}
+			o.from = string(f)
 		}
 		if err := pipeline.ValidatePatterns(append(slices.Clone(o.include), o.exclude...)); err != nil {
 			return o, err
