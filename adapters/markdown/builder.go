@@ -74,8 +74,11 @@ func (b *builder) buildUpTo(root, stop ast.Node, end int) {
 		switch {
 		case last >= 0 && line <= regions[last].first:
 			regions[last].merged = true
-		case last >= 0 && isLinkDef(n) && isLinkDef(regions[last].node):
-			// A run of definitions is one block; one block per "[x]: url" line is noise.
+		case last >= 0 && isLinkDef(n) && isLinkDef(regions[last].node) && !isFootnoteDef(n) && !isFootnoteDef(regions[last].node):
+			// A run of definitions is one block; one block per "[x]: url" line is noise. A
+			// footnote definition is a block of its own (see footnote).
+		case last >= 0 && b.continuesFootnote(regions[last].node, n, line):
+			// The footnote's lazy continuation: its region takes the paragraph in.
 		default:
 			regions = append(regions, region{node: n, first: line})
 		}
@@ -119,6 +122,23 @@ func nodeStart(n ast.Node) int {
 func isLinkDef(n ast.Node) bool {
 	_, ok := n.(*ast.LinkReferenceDefinition)
 	return ok
+}
+
+// isFootnoteDef reports whether n is a link reference definition that GitHub reads as a
+// footnote definition: "[^label]: text" whose text goldmark takes for a destination (one word,
+// a URL).
+func isFootnoteDef(n ast.Node) bool {
+	d, ok := n.(*ast.LinkReferenceDefinition)
+	return ok && len(d.Label) > 1 && d.Label[0] == '^'
+}
+
+// continuesFootnote reports whether n, a top-level node that starts at body line line, is a
+// paragraph that continues prev, the node before it, when prev is a footnote definition that
+// goldmark read as a link reference definition: no blank line comes between them, so n is the
+// footnote's lazy continuation, as GitHub reads it ("[^1]: one\nmore text" is one footnote).
+func (b *builder) continuesFootnote(prev, n ast.Node, line int) bool {
+	_, para := n.(*ast.Paragraph)
+	return para && isFootnoteDef(prev) && line > 0 && !sdk.IsBlank(b.lines.span(line-1, line))
 }
 
 // region emits the blocks of region r, which ends before line to.

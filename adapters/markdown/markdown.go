@@ -73,10 +73,11 @@ type Options struct {
 //   - Block quotes become KindQuote blocks with their ">" markers.
 //   - HTML blocks become KindParagraph blocks with AttrHTML, and runs of link reference
 //     definitions become KindParagraph blocks with AttrLinkDefinitions.
-//   - A paragraph (or a run of link reference definitions) that starts with a footnote
-//     definition, "[^label]: text" as GitHub writes them, becomes a KindFootnote block with
-//     AttrFootnoteLabel; its lazy continuation lines are in it, and an indented paragraph
-//     after a blank line is a code block of its own, as CommonMark reads it.
+//   - A footnote definition, "[^label]: text" as GitHub writes them, becomes a KindFootnote
+//     block of its own with AttrFootnoteLabel (and AttrLinkDefinitions when its text is one
+//     word, which goldmark reads as a link reference definition); its lazy continuation lines
+//     are in it, and an indented paragraph after a blank line is a code block of its own, as
+//     CommonMark reads it.
 //   - Thematic breaks are dropped: they hold no text.
 //
 // Every block carries AttrLine; Page is 0 (unknown). A block's text is trimmed of trailing

@@ -232,6 +232,19 @@ var parseCases = []struct {
 		},
 	},
 	{
+		name: "footnotes of one word are blocks of their own, with their lazy continuation lines",
+		src:  "[^1]: one\n\n[^2]: https://example.com/two\n[^3]: three\nmore of three\n\n[x]: /url\n\n[^4]: four\n[y]: /y\n\nText.",
+		want: []sdk.Block{
+			{Kind: sdk.KindFootnote, Text: "[^1]: one", Attrs: at(1, AttrLinkDefinitions, true, AttrFootnoteLabel, "1")},
+			{Kind: sdk.KindFootnote, Text: "[^2]: https://example.com/two", Attrs: at(3, AttrLinkDefinitions, true, AttrFootnoteLabel, "2")},
+			{Kind: sdk.KindFootnote, Text: "[^3]: three\nmore of three", Attrs: at(4, AttrLinkDefinitions, true, AttrFootnoteLabel, "3")},
+			{Kind: sdk.KindParagraph, Text: "[x]: /url", Attrs: at(7, AttrLinkDefinitions, true)},
+			{Kind: sdk.KindFootnote, Text: "[^4]: four", Attrs: at(9, AttrLinkDefinitions, true, AttrFootnoteLabel, "4")},
+			{Kind: sdk.KindParagraph, Text: "[y]: /y", Attrs: at(10, AttrLinkDefinitions, true)},
+			para(12, "Text."),
+		},
+	},
+	{
 		name: "CJK and emoji text is kept byte for byte",
 		src:  "# 日本語の見出し 🚀\n\n中文段落，包含标点。😀👍🏽\n\n- 한국어 항목\n",
 		want: []sdk.Block{

@@ -3,6 +3,7 @@ package chunkers
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/chunkkit/chunkkit/sdk"
@@ -133,8 +134,9 @@ type linkedChunk struct {
 	c     *sdk.Chunk
 	waits int            // the links it waits for
 	notes []heldFootnote // the chunks that hold the footnotes of the labels it references first
-	// texts are the pieces its Content is made of while it is held past its window without
-	// it (sectionWindows.hold); nil before.
+	// held says that the chunk is held past its window without its Content, and texts are
+	// the pieces the Content is made of (sectionWindows.hold).
+	held  bool
 	texts []string
 }
 
@@ -326,8 +328,8 @@ func footnoteLabel(b sdk.Block) string {
 }
 
 // eachReference calls f with the offset and label of every footnote reference "[^label]" in
-// s that is not a definition (followed by ":") and not inside a code span (see codeSpans),
-// where goldmark would not read one either.
+// s that is not a definition (followed by ":"), not escaped ("\[^label]") and not inside a
+// code span (see codeSpans), where goldmark would not read one either.
 func eachReference(s string, f func(at int, label string)) {
 	spans := codeSpans(s)
 	for i := 0; ; {
@@ -349,21 +351,35 @@ func eachReference(s string, f func(at int, label string)) {
 		if k < 0 {
 			return
 		}
-		if label := rest[:k]; validLabel(label) && !strings.HasPrefix(rest[k+1:], ":") {
+		if label := rest[:k]; validLabel(label) && !strings.HasPrefix(rest[k+1:], ":") && !escaped(s, at) {
 			f(at, label)
 		}
 	}
 }
 
+// escaped reports whether the byte of s at i follows an odd number of backslashes.
+func escaped(s string, i int) bool {
+	n := 0
+	for i-n > 0 && s[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
 // codeSpans returns where s has code spans, as [start, end) pairs in order: CommonMark's, from
-// a run of backticks to the next run of as many (backslash escapes aside, which a code span's
-// backticks cannot be).
+// a run of backticks to the next run of as many. A backslash before a run escapes its first
+// backtick, so the run opens a span one backtick shorter; it does not escape a run that closes
+// one, whose content is literal.
 func codeSpans(s string) [][2]int {
 	if strings.IndexByte(s, '`') < 0 {
 		return nil
 	}
-	type run struct{ at, n int }
+	type run struct {
+		at, n int
+		esc   bool // escaped: it opens a span one backtick shorter, at at+1
+	}
 	var runs []run
+	byLen := map[int][]int{} // the runs of each length, in order
 	for i := 0; ; {
 		j := strings.IndexByte(s[i:], '`')
 		if j < 0 {
@@ -373,23 +389,21 @@ func codeSpans(s string) [][2]int {
 		for at+n < len(s) && s[at+n] == '`' {
 			n++
 		}
-		runs = append(runs, run{at, n})
+		byLen[n] = append(byLen[n], len(runs))
+		runs = append(runs, run{at, n, escaped(s, at)})
 		i = at + n
-	}
-	next := make([]int, len(runs)) // per run, the next run as long, or -1
-	last := map[int]int{}
-	for k := len(runs) - 1; k >= 0; k-- {
-		next[k] = -1
-		if j, ok := last[runs[k].n]; ok {
-			next[k] = j
-		}
-		last[runs[k].n] = k
 	}
 	var spans [][2]int
 	for k := 0; k < len(runs); k++ {
-		if j := next[k]; j >= 0 {
-			spans = append(spans, [2]int{runs[k].at, runs[j].at + runs[j].n})
-			k = j
+		at, n := runs[k].at, runs[k].n
+		if runs[k].esc {
+			at, n = at+1, n-1
+		}
+		same := byLen[n]
+		if j := sort.SearchInts(same, k+1); n > 0 && j < len(same) {
+			end := runs[same[j]]
+			spans = append(spans, [2]int{at, end.at + end.n})
+			k = same[j]
 		}
 	}
 	return spans

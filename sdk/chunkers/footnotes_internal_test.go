@@ -27,6 +27,9 @@ func TestEachReferenceSkipsCodeSpans(t *testing.T) {
 		{"``` [^1] ``` [^2] ``` [^3]", []string{"13 2", "22 3"}},
 		{"[^a b] [^] [^^] [^1", nil},
 		{"[^[^1]]", []string{"2 1"}},
+		{`\[^1] \\[^2]`, []string{"8 2"}},           // an escaped bracket opens nothing; an escaped backslash does not escape it
+		{"\\`[^1]\\` [^2]", []string{"2 1", "9 2"}}, // escaped backticks open no span
+		{"\\``[^1]` [^2]", []string{"9 2"}},         // the run opens a span one backtick shorter
 	} {
 		var got []string
 		eachReference(tc.text, func(at int, label string) {
@@ -42,7 +45,8 @@ func TestEachReferenceSkipsCodeSpans(t *testing.T) {
 }
 
 // TestCodeSpansAreTheNaiveOnes holds codeSpans to the plain reading, on random texts of
-// backtick runs: from a run, look for the next run as long; when there is one, the span ends
+// backtick runs and backslashes: from a run (one backtick shorter, from its second, when a
+// backslash escapes it), look for the next run as long; when there is one, the span ends
 // after it, else the run is text and the next run is looked at.
 func TestCodeSpansAreTheNaiveOnes(t *testing.T) {
 	t.Parallel()
@@ -62,26 +66,31 @@ func TestCodeSpansAreTheNaiveOnes(t *testing.T) {
 				continue
 			}
 			n := runAt(i)
-			for j := i + n; j < len(s); j++ {
+			open, m := i, n
+			if escaped(s, i) {
+				open, m = i+1, n-1
+			}
+			for j := i + n; m > 0 && j < len(s); j++ {
 				if s[j] == '`' {
-					if m := runAt(j); m == n {
-						spans = append(spans, [2]int{i, j + m})
-						i = j + m - 1
+					k := runAt(j)
+					if k == m {
+						spans = append(spans, [2]int{open, j + k})
+						i = j + k - 1
 						continue next
-					} else {
-						j += m - 1
 					}
+					j += k - 1
 				}
 			}
 			i += n - 1
 		}
 		return spans
 	}
-	for range 5000 {
+	for range 20000 {
 		var sb strings.Builder
 		for range r.IntN(12) {
+			sb.WriteString(strings.Repeat("\\", r.IntN(3)))
 			sb.WriteString(strings.Repeat("`", 1+r.IntN(3)))
-			sb.WriteString([]string{"x", " [^1] ", "ab"}[r.IntN(3)])
+			sb.WriteString([]string{"x", " [^1] ", "ab", "\\"}[r.IntN(4)])
 		}
 		s := sb.String()
 		if diff := cmp.Diff(naive(s), codeSpans(s)); diff != "" {

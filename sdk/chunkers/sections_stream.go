@@ -165,7 +165,7 @@ func (w *sectionWindows) flush(next int) bool {
 		}
 		var starts []int
 		for _, lc := range w.links.queue {
-			if lc.texts == nil { // held past its window
+			if !lc.held { // held past its window
 				if starts == nil {
 					starts = blockStarts(w.blocks)
 				}
@@ -186,7 +186,7 @@ func (w *sectionWindows) flush(next int) bool {
 func (w *sectionWindows) release() bool {
 	ok := w.links.take(func(lc *linkedChunk) bool {
 		c := *lc.c
-		if lc.texts != nil {
+		if lc.held {
 			c.Content = strings.Join(lc.texts, "")
 			c.EmbedText = sdk.JoinContext(c.Context, c.Content)
 		}
@@ -205,7 +205,7 @@ func (w *sectionWindows) release() bool {
 func (w *sectionWindows) hold(lc *linkedChunk, starts []int) {
 	c := lc.c
 	prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
-	lc.texts = heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content)
+	lc.held, lc.texts = true, heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content)
 	c.Content, c.EmbedText = "", ""
 	c.SectionPath = slices.Clone(c.SectionPath)
 	for k, s := range c.SectionPath {

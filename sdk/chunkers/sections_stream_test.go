@@ -234,3 +234,29 @@ func TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal(t *testing.T) {
 		t.Errorf("footnote links (-want +got):\n%s", diff)
 	}
 }
+
+// TestSectionsLinksMarkdownFootnotes: the Markdown adapter's footnote blocks — a paragraph, a
+// URL that goldmark reads as a link definition, one with a lazy continuation line — are linked
+// to the chunk that references them, each a block of its own.
+func TestSectionsLinksMarkdownFootnotes(t *testing.T) {
+	t.Parallel()
+	src := "# A\n\nSee [^1], [^2] and [^3].\n\n# B\n\nb\n\n[^1]: A note of words.\n\n[^2]: https://b.example\n\n[^3]: three\nand more\n"
+	doc, err := markdown.Parse([]byte(src), markdown.Options{ID: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := chunkSections(t, &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 6, OverlapTokens: chunkers.NoOverlap}}, doc)
+	if diff := cmp.Diff([]string{
+		"0 - [A]: A\n\nSee [^1], [^2] and [^3].",
+		"1 - [B]: B\n\nb",
+		"2 0 [A]: [^1]: A note of words.",
+		"3 0 [A]: [^2]: https://b.example",
+		"4 0 [A]: [^3]: three\nand more",
+	}, sectionOutline(got)); diff != "" {
+		t.Fatalf("chunks (-want +got):\n%s", diff)
+	}
+	want := []footnoteMeta{{"", "", []string{"d#2", "d#3", "d#4"}}, {}, {"1", "d#0", nil}, {"2", "d#0", nil}, {"3", "d#0", nil}}
+	if diff := cmp.Diff(want, footnoteMetas(got)); diff != "" {
+		t.Errorf("footnote metadata (-want +got):\n%s", diff)
+	}
+}
