@@ -54,11 +54,11 @@ const (
 // and EmbedText are as for HeadingAware (ContextTitlePath by default).
 //
 // A footnote block (sdk.KindFootnote) has the label Attrs[AttrFootnoteLabel], or the
-// "[^label]:" its text starts with. A reference is "[^label]" not followed by ":", outside
-// code blocks and code spans, and goes to the first footnote block with its label, as goldmark
-// links it. A footnote joins the chunk being packed when that chunk references the label and
-// the footnote fits beside it, as doc2mark attaches it; otherwise it becomes chunks of its own
-// in document order, after which no overlap reaches back. Either way Content stays
+// "[^label]:" its text starts with. A reference is "[^label]" not followed by ":", not escaped,
+// outside code blocks and code spans, and goes to the first footnote block with its label, as
+// goldmark links it. A footnote joins the chunk being packed when that chunk references the
+// label and the footnote fits beside it, as doc2mark attaches it; otherwise it becomes chunks
+// of its own in document order, after which no overlap reaches back. Either way Content stays
 // Metadata[sdk.MetaPrefix] + canonical[Start:End] and every chunk keeps the budget. The first
 // chunk that references a label lists the other chunks that hold the label's first footnote in
 // Metadata[MetaFootnotes]; a chunk that holds nothing but footnote text carries
