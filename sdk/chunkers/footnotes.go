@@ -148,11 +148,10 @@ type heldFootnote struct {
 
 // firstReference is a label's first referencing chunk, as the chunks linked to it need it.
 type firstReference struct {
-	position int
-	id       string
-	path     []string
-	title    string
-	waiting  *linkedChunk // the chunk, while it waits for the label's footnote to be chunked
+	id      string
+	path    []string
+	title   string
+	waiting *linkedChunk // the chunk, while it waits for the label's footnote to be chunked
 }
 
 // footnoteDef is a label's first footnote block.
@@ -172,7 +171,7 @@ func (l *footnoteLinker) add(c *sdk.Chunk, n chunkNotes) {
 			continue // a footnote's own label, or one referenced before
 		}
 		label = strings.Clone(label)
-		r := &firstReference{position: c.Position, id: c.ID, title: strings.Clone(c.SectionTitle), path: make([]string, len(c.SectionPath))}
+		r := &firstReference{id: c.ID, title: strings.Clone(c.SectionTitle), path: make([]string, len(c.SectionPath))}
 		for k, s := range c.SectionPath {
 			r.path[k] = strings.Clone(s)
 		}
