@@ -191,18 +191,14 @@ func (b *builder) region(r region, to int) {
 }
 
 // footnote makes block i, a paragraph when there is one, a footnote block when its text
-// starts with a footnote definition, "[^label]:" with a label of no white space or brackets.
+// starts with a footnote definition (sdk.FootnoteDefinition).
 func (b *builder) footnote(i int) {
 	if i >= len(b.blocks) {
 		return // the region was blank
 	}
 	blk := &b.blocks[i]
-	rest, ok := strings.CutPrefix(blk.Text, "[^")
-	if !ok {
-		return
-	}
-	label, after, ok := strings.Cut(rest, "]")
-	if !ok || !strings.HasPrefix(after, ":") || label == "" || strings.ContainsAny(label, " \t\r\n[]^") {
+	label := sdk.FootnoteDefinition(blk.Text)
+	if label == "" {
 		return
 	}
 	blk.Kind = sdk.KindFootnote

@@ -315,15 +315,7 @@ func footnoteLabel(b sdk.Block) string {
 	if s, ok := b.Attrs[AttrFootnoteLabel].(string); ok && strings.TrimSpace(s) != "" {
 		return strings.TrimSpace(s)
 	}
-	rest, ok := strings.CutPrefix(strings.TrimSpace(b.Text), "[^")
-	if !ok {
-		return ""
-	}
-	label, after, ok := strings.Cut(rest, "]")
-	if !ok || !strings.HasPrefix(after, ":") || !validLabel(label) {
-		return ""
-	}
-	return label
+	return sdk.FootnoteDefinition(b.Text)
 }
 
 // eachReference calls f with the offset and label of every footnote reference "[^label]" in
@@ -350,7 +342,7 @@ func eachReference(s string, f func(at int, label string)) {
 		if k < 0 {
 			return
 		}
-		if label := rest[:k]; validLabel(label) && !strings.HasPrefix(rest[k+1:], ":") && !escaped(s, at) {
+		if label := rest[:k]; sdk.IsFootnoteLabel(label) && !strings.HasPrefix(rest[k+1:], ":") && !escaped(s, at) {
 			f(at, label)
 		}
 	}
@@ -406,10 +398,4 @@ func codeSpans(s string) [][2]int {
 		}
 	}
 	return spans
-}
-
-// validLabel reports whether label can be a footnote label: not empty, without white space
-// or brackets.
-func validLabel(label string) bool {
-	return label != "" && !strings.ContainsAny(label, " \t\r\n[]^")
 }
