@@ -17,6 +17,7 @@
 #     ("[^") made plain text (same target): Sections holds a chunk while its footnote links
 #     are not final;
 #     and with --strategy fixed and noop (same target);
+#   - the ~50 MB Markdown as the "text" of one JSONL line, `--from jsonl -` (same target);
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
 #     most 300 MB);
 # each counted in words (in-process) and through the tiktoken plugin (tiktoken:cl100k_base).
@@ -98,6 +99,13 @@ if [ ! -f "$regions" ]; then
 		printf '\n]}\n'
 	} >"$regions"
 fi
+# The large Markdown as one JSONL line: {"id": "big", "text": "..."}.
+jsonl=$OUT/big.jsonl
+if [ ! -f "$jsonl" ]; then
+	LC_ALL=C awk 'BEGIN { printf "{\"id\": \"big\", \"text\": \"" }
+		{ gsub(/\\/, "&&"); gsub(/"/, "\\\""); gsub(/\t/, "\\t"); gsub(/\r/, "\\r"); printf "%s\\n", $0 }
+		END { print "\"}" }' "$big" >"$jsonl"
+fi
 many=$OUT/corpus100
 if [ ! -d "$many" ]; then
 	for i in $(seq -w 1 11); do
@@ -143,6 +151,10 @@ for run in "$big sections" "$OUT/nonotes.md sections" "$big fixed" "$big noop"; 
 	for tk in words tiktoken:cl100k_base; do
 		echo "  $tk: $(hwm bin/chunkkit chunk "$f" --strategy "$strategy" --format jsonl --tokenizer "$tk")"
 	done
+done
+echo "big.jsonl: one JSONL line of $(($(stat -c %s "$jsonl") / 1000000)) MB, read from standard input (host target: $((4 * $(stat -c %s "$jsonl") / 1000000)) MB)"
+for tk in words tiktoken:cl100k_base; do
+	echo "  $tk: $(hwm sh -c 'exec "$0" chunk --from jsonl - --format jsonl --tokenizer "$1" <"$2"' bin/chunkkit "$tk" "$jsonl")"
 done
 echo "a corpus of $(du -sm "$many" | cut -f1) MB (target: 300 MB)"
 for tk in words tiktoken:cl100k_base; do

@@ -15,7 +15,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // Input is one document to chunk: where its bytes are, what format they are in and who it is.
@@ -259,7 +258,7 @@ var jsonFields = func() []string {
 // jsonDocument is one line of a JSONL document stream.
 type jsonDocument struct {
 	ID       string         `json:"id"`
-	Text     *string        `json:"text"`
+	Text     *jsonText      `json:"text"`
 	Path     string         `json:"path"`
 	Format   Format         `json:"format"`
 	Title    string         `json:"title"`
@@ -308,7 +307,8 @@ func parseJSONLine(b []byte, name string, line int) (Input, error) {
 	}
 	const want = `(want {"id": ..., "text": ...} or {"path": ...})`
 	// Unmarshal decodes b where it lies; a Decoder would copy the line into a buffer of its
-	// own, which for a 50 MB document is 50 MB more at the peak.
+	// own, which for a 50 MB document is 50 MB more at the peak. The text is decoded last,
+	// over the line (jsonText).
 	var d jsonDocument
 	if err := json.Unmarshal(b, &d); err != nil {
 		var syntax *json.SyntaxError
@@ -336,12 +336,9 @@ func parseJSONLine(b []byte, name string, line int) (Input, error) {
 		if d.ID == "" {
 			return fail(`a document given by "text" needs an "id"`)
 		}
-		// The decoded text is the document's bytes, not copied: nothing writes to it, so it is
-		// parsed in place.
-		in.Data, in.InPlace = []byte{}, true
-		if t := *d.Text; t != "" {
-			in.Data = unsafe.Slice(unsafe.StringData(t), len(t))
-		}
+		// The text, decoded where it lies in the line (the line is not read again), is the
+		// document's bytes: nothing else holds them, so they are parsed in place.
+		in.Data, in.InPlace = d.Text.decode(), true
 		if in.Format == "" {
 			in.Format = FormatMarkdown
 		}
