@@ -55,6 +55,12 @@ type Document struct {
 	// (see SourceMap); nil when there is no such file or mapping. Stamp uses it to set every
 	// chunk's SourceStart, SourceEnd, LineStart and LineEnd. It is not part of the JSON form.
 	Source *SourceMap `json:"-"`
+	// Footnotes, when set, is what a scan of the input found of the document's footnotes
+	// before its blocks were made (ScanFootnotes): an adapter that yields the document in parts
+	// sets it (markdown.ParseParts, and so markdown.Parse), so that chunkers.Sections reading
+	// the parts holds no chunk waiting for a footnote or a reference the document does not have. nil means unknown. It is not part of
+	// the JSON form.
+	Footnotes *FootnoteScan `json:"-"`
 }
 
 // DocumentPart is a run of consecutive blocks of a document, as an adapter that parses a large

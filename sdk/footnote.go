@@ -23,3 +23,53 @@ func FootnoteDefinition(text string) string {
 func IsFootnoteLabel(label string) bool {
 	return label != "" && !strings.ContainsAny(label, " \t\r\n[]^")
 }
+
+// FootnoteScan is what a scan of a document's input found of its footnotes, before any block
+// was made of it (ScanFootnotes): every label a footnote block of the document may have, and
+// every label a reference "[^label]" in its blocks may have, each set perhaps with more. A
+// chunker that reads the document in parts, as chunkers.Sections does, need then not hold the
+// chunks after a reference that no footnote will answer ("[^a-z]" in prose), or after a
+// footnote that nothing will reference, until the document ends. A nil set is not known.
+type FootnoteScan struct {
+	Defined    map[string]bool
+	Referenced map[string]bool
+}
+
+// maxScannedLabels is the most labels ScanFootnotes records in a set: an input with more
+// leaves the set unknown rather than hold millions of them.
+const maxScannedLabels = 1 << 16
+
+// ScanFootnotes returns what text says of the footnotes of the blocks an adapter makes of
+// it, when their texts are cut from it (as the Markdown adapter's are, with markers and
+// prefixes dropped): every "[^label]" followed by ":" may be a definition, every other one a
+// reference, wherever it is (in code, escaped, in a link).
+func ScanFootnotes(text string) *FootnoteScan {
+	s := &FootnoteScan{Defined: map[string]bool{}, Referenced: map[string]bool{}}
+	for i := 0; ; {
+		j := strings.Index(text[i:], "[^")
+		if j < 0 {
+			return s
+		}
+		i += j + len("[^")
+		k := strings.IndexByte(text[i:], ']')
+		if k < 0 {
+			return s
+		}
+		label := text[i : i+k]
+		if !IsFootnoteLabel(label) {
+			continue // "[^" again, or "]", may be inside it: go on from after this "[^"
+		}
+		set := &s.Referenced
+		if strings.HasPrefix(text[i+k+1:], ":") {
+			set = &s.Defined
+		}
+		if *set != nil && !(*set)[label] {
+			if len(*set) == maxScannedLabels {
+				*set = nil
+			} else {
+				(*set)[strings.Clone(label)] = true
+			}
+		}
+		i += k
+	}
+}

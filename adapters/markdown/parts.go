@@ -21,8 +21,10 @@ const DefaultPieceBytes = 256 << 10
 // blocks and source map, and parts, which yields the blocks Parse would give, in order, in
 // runs (sdk.DocumentPart) with their source map, parsing each piece of src only when it is
 // asked for. Joined, the parts' blocks and source segments are exactly Parse's, and the
-// document is Parse's but for Blocks and Source; so an sdk.PartChunker that reads parts as
-// they come never holds the whole document, and goldmark's tree is of one piece at a time.
+// document is Parse's but for Blocks and Source, and Footnotes, which ParseParts sets from a
+// scan of src (sdk.ScanFootnotes: the labels its footnote blocks may define and reference); so
+// an sdk.PartChunker that reads parts as they come never holds the whole document, and
+// goldmark's tree is of one piece at a time.
 //
 // A piece is at least pieceBytes of src (0 means DefaultPieceBytes; a negative value, one
 // piece) and ends before a line that opens after a blank line at the margin with an ATX
@@ -63,6 +65,8 @@ func ParseParts(src []byte, opts Options, pieceBytes int) (*sdk.Document, iter.S
 			bodyStart, fmLines = len(norm)-len(body), lines
 		}
 	}
+	// The blocks' texts are cut from the body: what it has of footnotes bounds what they do.
+	doc.Footnotes = sdk.ScanFootnotes(inPlaceString(norm[bodyStart:])) // it keeps copies
 	if pieceBytes == 0 {
 		pieceBytes = DefaultPieceBytes
 	}

@@ -127,6 +127,36 @@ type footnoteLinker struct {
 	refs  map[string]*firstReference // per label, its first reference
 	defs  map[string]*footnoteDef    // per label, its first footnote block
 	fresh []*footnoteDef             // the footnotes first seen in the window being added
+	// scan, when set, says which labels the document may define and reference: a chunk
+	// does not wait for a footnote or a reference that is not among them (sdk.FootnoteScan).
+	scan *sdk.FootnoteScan
+}
+
+// mayDefine reports whether a footnote with label may come.
+func (l *footnoteLinker) mayDefine(label string) bool {
+	return l.scan == nil || l.scan.Defined == nil || l.scan.Defined[label]
+}
+
+// mayReference reports whether a reference to label may come.
+func (l *footnoteLinker) mayReference(label string) bool {
+	return l.scan == nil || l.scan.Referenced == nil || l.scan.Referenced[label]
+}
+
+// scanBlocks returns what blocks, a whole document's, define and reference, as the linker
+// reads them.
+func scanBlocks(blocks []sdk.Block) *sdk.FootnoteScan {
+	s := &sdk.FootnoteScan{Defined: map[string]bool{}, Referenced: map[string]bool{}}
+	for _, b := range blocks {
+		if b.Kind == sdk.KindFootnote {
+			if label := footnoteLabel(b); label != "" {
+				s.Defined[label] = true
+			}
+		}
+		if b.Kind != sdk.KindCode && strings.Contains(b.Text, "[^") {
+			eachReference(b.Text, func(_ int, label string) { s.Referenced[label] = true })
+		}
+	}
+	return s
 }
 
 // linkedChunk is a chunk the linker holds.
@@ -182,7 +212,7 @@ func (l *footnoteLinker) add(c *sdk.Chunk, n chunkNotes) {
 		d := l.defs[label]
 		if d != nil && d.chunked {
 			lc.notes = append(lc.notes, d.holders...)
-		} else {
+		} else if d != nil || l.mayDefine(label) {
 			r.waiting = lc
 			lc.waits++
 		}
@@ -220,7 +250,7 @@ func (l *footnoteLinker) add(c *sdk.Chunk, n chunkNotes) {
 		if r := l.refs[a.label]; r != nil {
 			c.SectionPath, c.SectionTitle = slices.Clone(r.path), r.title
 			c.ParentID = r.id
-		} else {
+		} else if l.mayReference(a.label) {
 			d.alone = append(d.alone, lc)
 			lc.waits++
 		}

@@ -81,6 +81,19 @@ func FuzzSections(f *testing.F) {
 				t.Fatalf("windows of one section each differ from the whole document (-whole +windows):\n%s", diff)
 			}
 		}
+		// Read in parts, the Markdown document is chunked as whole: what the scan of its input
+		// says of its footnotes (sdk.FootnoteScan) lets no chunk go before its links are final.
+		if doc, err := markdown.Parse([]byte(src), markdown.Options{ID: "fuzz"}); err == nil {
+			small, whole := *c, *c
+			small.WindowBytes, whole.WindowBytes = 1, -1
+			want, err := whole.Chunk(context.Background(), req, doc)
+			if err == nil {
+				if len(want) == 0 {
+					want = nil // as ChunkParts collects none
+				}
+				checkChunkParts(t, "parts", &small, src, "fuzz", 1, want)
+			}
+		}
 	})
 }
 

@@ -17,7 +17,9 @@ import (
 // exactly the whole document's. Footnotes link chunks across windows (footnoteLinker): a
 // chunk whose links are not final when its window ends is held, and the chunks after it with
 // it, until they are (the footnote it references is chunked, the reference to the footnote it
-// holds comes) or the document ends. A held chunk keeps neither the window's token ends and
+// holds comes) or the document ends; what the document does not have, it does not wait for
+// (footnoteLinker.scan: from the blocks in ChunkSeq, from Document.Footnotes in ChunkParts).
+// A held chunk keeps neither the window's token ends and
 // drafts nor its text, but the pieces of the blocks' texts its Content is made of (heldText),
 // which an adapter that parses in place (markdown.Options.InPlace) cuts from the input itself.
 
@@ -49,6 +51,7 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 			return
 		}
 		w := s.windows(ctx, req, doc, maxTokens, overlap, yield)
+		w.links.scan = scanBlocks(doc.Blocks)
 		w.cut.level, w.cut.known = split, true
 		w.source = func() *sdk.SourceMap { return doc.Source }
 		for _, b := range doc.Blocks {
@@ -75,6 +78,7 @@ func (s *Sections) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Doc
 			return
 		}
 		w := s.windows(ctx, req, doc, maxTokens, overlap, yield)
+		w.links.scan = doc.Footnotes
 		if s.SplitLevel < 0 {
 			w.cut.known = true // no heading starts a section
 		}

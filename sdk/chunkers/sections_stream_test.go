@@ -3,6 +3,7 @@ package chunkers_test
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 	"testing"
 
@@ -165,6 +166,20 @@ func (c *yieldsSeen) Boundaries(ctx context.Context, texts []string) ([][]int, e
 	return c.TokenCounter.Boundaries(ctx, texts)
 }
 
+// yieldedChunks collects the chunks of seq, counting them in seen as they come.
+func yieldedChunks(t *testing.T, seq iter.Seq2[sdk.Chunk, error], seen *yieldsSeen) []sdk.Chunk {
+	t.Helper()
+	var got []sdk.Chunk
+	for c, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen.yielded++
+		got = append(got, c)
+	}
+	return got
+}
+
 // TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal: a window's chunks are yielded
 // before the next window is measured once their footnote links are final — the reference's
 // footnote is chunked, a later footnote with the same label links to nothing, and "[^,]" in
@@ -188,14 +203,7 @@ func TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal(t *testing.T) {
 	}
 	seen := &yieldsSeen{TokenCounter: sdk.Words{}}
 	s := &chunkers.Sections{Config: chunkers.Config{Counter: seen, MaxTokens: 128}}
-	var got []sdk.Chunk
-	for c, err := range s.ChunkSeq(context.Background(), conformance.Request(), doc) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen.yielded++
-		got = append(got, c)
-	}
+	got := yieldedChunks(t, s.ChunkSeq(context.Background(), conformance.Request(), doc), seen)
 	if len(seen.at) < 4 {
 		t.Fatalf("%d windows for %d bytes", len(seen.at), sb.Len())
 	}
@@ -233,6 +241,71 @@ func TestSectionsYieldsFootnoteChunksOnceTheirLinksAreFinal(t *testing.T) {
 	if diff := cmp.Diff(wantLinks, linked); diff != "" {
 		t.Errorf("footnote links (-want +got):\n%s", diff)
 	}
+}
+
+// TestSectionsHoldsNoChunkForFootnotesThatDoNotCome: a reference no footnote answers ("[^a-z]"
+// in prose) and a footnote nothing references, both early in a 1 MiB document, hold no chunk
+// past its window — the document's blocks say so to ChunkSeq, the scan of its input
+// (sdk.FootnoteScan) to ChunkParts — and the chunks are the whole document's. Without the
+// scan, every chunk after them was held to the end.
+func TestSectionsHoldsNoChunkForFootnotesThatDoNotCome(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	sb.WriteString("# Intro\n\nIt matches [^a-z] and [^0-9], not [^1].\n\n[^early]: A note nothing references.\n\n")
+	for i := 0; sb.Len() < 1<<20; i++ {
+		if i == 300 {
+			sb.WriteString("# Notes\n\n[^1]: The note of [^1], a window later.\n\n")
+		}
+		fmt.Fprintf(&sb, "# Part %d\n\n%s\n\n", i, strings.Repeat("Some words of a section. ", 40))
+	}
+	src := []byte(sb.String())
+	doc, err := markdown.Parse(src, markdown.Options{ID: "notes.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := &chunkers.Sections{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 128}, WindowBytes: -1}
+	// checkHeld checks that the chunks seen yielded are the whole document's, and that they
+	// came out window by window but for the windows from the reference to "[^1]" to its note.
+	checkHeld := func(t *testing.T, seen *yieldsSeen, got []sdk.Chunk) {
+		t.Helper()
+		checkWhole(t, whole, doc, got)
+		note := -1
+		for _, c := range got {
+			if strings.HasPrefix(c.Content, "[^1]: The note") {
+				note = c.Position
+			}
+		}
+		if len(seen.at) < 4 || note < 0 {
+			t.Fatalf("%d windows, the note at %d", len(seen.at), note)
+		}
+		if n := seen.at[len(seen.at)-1]; n <= note {
+			t.Fatalf("%d chunks yielded before the last window was measured, the note is chunk %d: chunks are held (%v)", n, note, seen.at)
+		}
+		for k := 1; k < len(seen.at); k++ {
+			if seen.at[k-1] > note && seen.at[k] <= seen.at[k-1] {
+				t.Fatalf("window %d was measured after %d chunks had been yielded, as many as before window %d, past the note (chunk %d): chunks are held (%v)", k, seen.at[k], k-1, note, seen.at)
+			}
+		}
+	}
+	t.Run("ChunkSeq", func(t *testing.T) {
+		t.Parallel()
+		seen := &yieldsSeen{TokenCounter: sdk.Words{}}
+		s := &chunkers.Sections{Config: chunkers.Config{Counter: seen, MaxTokens: 128}}
+		checkHeld(t, seen, yieldedChunks(t, s.ChunkSeq(context.Background(), conformance.Request(), doc), seen))
+	})
+	t.Run("ChunkParts", func(t *testing.T) {
+		t.Parallel()
+		pd, parts, err := markdown.ParseParts(src, markdown.Options{ID: "notes.md"}, 64<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pd.Footnotes == nil || pd.Footnotes.Defined["a-z"] || !pd.Footnotes.Defined["1"] || !pd.Footnotes.Referenced["a-z"] || pd.Footnotes.Referenced["early"] {
+			t.Fatalf("ParseParts' footnote scan: %+v", pd.Footnotes)
+		}
+		seen := &yieldsSeen{TokenCounter: sdk.Words{}}
+		s := &chunkers.Sections{Config: chunkers.Config{Counter: seen, MaxTokens: 128}}
+		checkHeld(t, seen, yieldedChunks(t, s.ChunkParts(context.Background(), conformance.Request(), pd, parts), seen))
+	})
 }
 
 // TestSectionsLinksMarkdownFootnotes: the Markdown adapter's footnote blocks — a paragraph, a
