@@ -15,7 +15,8 @@
 #     page (same target), read a part of its regions at a time;
 #   - the ~50 MB Markdown with --strategy sections, as it is and with its footnote references
 #     ("[^") made plain text (same target): Sections holds a chunk while its footnote links
-#     are not final;
+#     are not final; and with one reference no footnote answers, or one footnote nothing
+#     references, at its top (undef.md, unref.md), which hold no chunk;
 #     and with --strategy fixed and noop (same target);
 #   - the ~50 MB Markdown as the "text" of one JSONL line, `--from jsonl -` (same target);
 #   - a corpus of ~100 MB: the corpus's Markdown and text folders copied 11 times (target: at
@@ -145,7 +146,10 @@ for f in "$big" "$flat" "$OUT/flat.txt" "$OUT/para.txt" "$table" "$tsv" "$hocr" 
 	done
 done
 [ -f "$OUT/nonotes.md" ] || sed 's/\[\^/[/g' "$big" >"$OUT/nonotes.md"
-for run in "$big sections" "$OUT/nonotes.md sections" "$big fixed" "$big noop"; do
+# One reference no footnote answers, one footnote nothing references, at the top of nonotes.md.
+[ -f "$OUT/undef.md" ] || { printf 'Intro with a reference to [^nowhere], a footnote that is never defined.\n\n'; cat "$OUT/nonotes.md"; } >"$OUT/undef.md"
+[ -f "$OUT/unref.md" ] || { printf 'Intro.\n\n[^early]: A footnote that nothing references.\n\n'; cat "$OUT/nonotes.md"; } >"$OUT/unref.md"
+for run in "$big sections" "$OUT/nonotes.md sections" "$OUT/undef.md sections" "$OUT/unref.md sections" "$big fixed" "$big noop"; do
 	f=${run% *} strategy=${run##* }
 	echo "$(basename "$f") with --strategy $strategy: one file of $(($(stat -c %s "$f") / 1000000)) MB (host target: $((4 * $(stat -c %s "$f") / 1000000)) MB)"
 	for tk in words tiktoken:cl100k_base; do
