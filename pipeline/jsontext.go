@@ -39,7 +39,7 @@ func (t *jsonText) UnmarshalJSON(b []byte) error {
 func (t *jsonText) decode() []byte {
 	s, ok := unquoteInPlace(t.raw)
 	if ok {
-		return s
+		return s[:len(s):len(s)] // an append must not write over the rest of the line
 	}
 	var text string
 	if err := json.Unmarshal(t.raw, &text); err != nil || text == "" {

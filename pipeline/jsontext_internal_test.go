@@ -75,7 +75,7 @@ func TestReadJSONLDecodesTheTextWhereItLies(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", line, err)
 			}
-			if string(in.Data) != want || in.Data == nil || in.Title != "é" || in.ID != "x" {
+			if string(in.Data) != want || in.Data == nil || cap(in.Data) != len(in.Data) || in.Title != "é" || in.ID != "x" {
 				t.Errorf("%s: Data %q (nil %v), Title %q, ID %q; want %q", line, in.Data, in.Data == nil, in.Title, in.ID, want)
 			}
 		}

@@ -58,8 +58,9 @@ type Document struct {
 	// Footnotes, when set, is what a scan of the input found of the document's footnotes
 	// before its blocks were made (ScanFootnotes): an adapter that yields the document in parts
 	// sets it (markdown.ParseParts, and so markdown.Parse), so that chunkers.Sections reading
-	// the parts holds no chunk waiting for a footnote or a reference the document does not have. nil means unknown. It is not part of
-	// the JSON form.
+	// the parts holds no chunk waiting for a footnote or a reference the document does not have.
+	// It describes the blocks as the adapter made them: whoever changes them sets it to nil.
+	// nil means unknown. It is not part of the JSON form.
 	Footnotes *FootnoteScan `json:"-"`
 }
 

@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -63,5 +64,71 @@ func TestScanFootnotes(t *testing.T) {
 	sb.WriteString("[^d]: a note")
 	if s := sdk.ScanFootnotes(sb.String()); s.Referenced != nil || !s.Defined["d"] {
 		t.Errorf("%d references: Referenced has %d, Defined %v; want nil and d", 1<<16+1, len(s.Referenced), s.Defined)
+	}
+}
+
+// TestScanFootnotesIsTheNaiveScan holds ScanFootnotes, which reads a label only up to the first
+// byte no label holds, to the plain reading: from each "[^", the text up to the next "]" is a
+// label when IsFootnoteLabel says so, defined when ":" follows, referenced otherwise.
+func TestScanFootnotesIsTheNaiveScan(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 3))
+	naive := func(s string) (defined, referenced []string) {
+		d, ref := map[string]bool{}, map[string]bool{}
+		for at := 0; at+1 < len(s); at++ {
+			if s[at] != '[' || s[at+1] != '^' {
+				continue
+			}
+			rest := s[at+2:]
+			if k := strings.IndexByte(rest, ']'); k >= 0 && sdk.IsFootnoteLabel(rest[:k]) {
+				if strings.HasPrefix(rest[k+1:], ":") {
+					d[rest[:k]] = true
+				} else {
+					ref[rest[:k]] = true
+				}
+			}
+		}
+		return slices.Sorted(maps.Keys(d)), slices.Sorted(maps.Keys(ref))
+	}
+	pieces := []string{"[", "^", "]", ":", " ", "\n", "\t", "a", "1", "é", "\\", "[^", "[^a]", "[^1]:"}
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(16) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := sb.String()
+		s := sdk.ScanFootnotes(text)
+		d, ref := naive(text)
+		if got := slices.Sorted(maps.Keys(s.Defined)); !slices.Equal(got, d) {
+			t.Fatalf("ScanFootnotes(%q).Defined = %v, want %v", text, got, d)
+		}
+		if got := slices.Sorted(maps.Keys(s.Referenced)); !slices.Equal(got, ref) {
+			t.Fatalf("ScanFootnotes(%q).Referenced = %v, want %v", text, got, ref)
+		}
+	}
+}
+
+func TestFootnoteLabelAt(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]struct {
+		n  int
+		ok bool
+	}{
+		"1]": {1, true}, "a-z]: x": {3, true}, "]": {0, false}, "": {0, false}, "abc": {3, false},
+		"a b]": {1, false}, "a[^b]": {1, false}, "a^b]": {1, false}, "a\nb]": {1, false}, "é]": {2, true},
+	} {
+		if n, ok := sdk.FootnoteLabelAt(s); n != want.n || ok != want.ok {
+			t.Errorf("FootnoteLabelAt(%q) = %d, %v; want %d, %v", s, n, ok, want.n, want.ok)
+		}
+	}
+}
+
+// BenchmarkScanFootnotes scans 1 MB of text with a "[^" every few bytes and one "]" at its end,
+// which took time quadratic in the text when each "[^" looked for the next "]".
+func BenchmarkScanFootnotes(b *testing.B) {
+	text := strings.Repeat("[^\n\n", 1<<18) + "]"
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		sdk.ScanFootnotes(text)
 	}
 }

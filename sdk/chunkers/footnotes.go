@@ -368,11 +368,12 @@ func eachReference(s string, f func(at int, label string)) {
 		}
 		i = at + len("[^")
 		rest := s[i:]
-		k := strings.IndexByte(rest, ']')
-		if k < 0 {
-			return
+		k, ok := sdk.FootnoteLabelAt(rest) // up to the first byte no label holds: linear
+		if !ok {
+			i += k
+			continue
 		}
-		if label := rest[:k]; sdk.IsFootnoteLabel(label) && !strings.HasPrefix(rest[k+1:], ":") && !escaped(s, at) {
+		if label := rest[:k]; !strings.HasPrefix(rest[k+1:], ":") && !escaped(s, at) {
 			f(at, label)
 		}
 	}

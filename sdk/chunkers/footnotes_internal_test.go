@@ -3,10 +3,13 @@ package chunkers
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/chunkkit/chunkkit/sdk"
 )
 
 // TestEachReferenceSkipsCodeSpans: a footnote reference is "[^label]" not followed by ":",
@@ -95,6 +98,46 @@ func TestCodeSpansAreTheNaiveOnes(t *testing.T) {
 		s := sb.String()
 		if diff := cmp.Diff(naive(s), codeSpans(s)); diff != "" {
 			t.Fatalf("%q: spans (-naive +codeSpans):\n%s", s, diff)
+		}
+	}
+}
+
+// TestEachReferenceIsTheNaiveOne holds eachReference, which reads a label only up to the first
+// byte no label holds, to the plain reading: from each "[^", the text up to the next "]" is a
+// label when IsFootnoteLabel says so (and not followed by ":", escaped or in a code span).
+func TestEachReferenceIsTheNaiveOne(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 9))
+	type ref struct {
+		at    int
+		label string
+	}
+	naive := func(s string) []ref {
+		var refs []ref
+		spans := codeSpans(s)
+		for at := 0; at+1 < len(s); at++ {
+			if s[at] != '[' || s[at+1] != '^' || escaped(s, at) || slices.ContainsFunc(spans, func(sp [2]int) bool { return sp[0] <= at && at < sp[1] }) {
+				continue
+			}
+			rest := s[at+2:]
+			k := strings.IndexByte(rest, ']')
+			if k >= 0 && sdk.IsFootnoteLabel(rest[:k]) && !strings.HasPrefix(rest[k+1:], ":") {
+				refs = append(refs, ref{at, rest[:k]})
+			}
+		}
+		return refs
+	}
+	pieces := []string{"[", "^", "]", ":", " ", "\n", "\t", "a", "1", "é", "`", "\\", "[^", "[^a]", "[^1]:"}
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(16) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := sb.String()
+		var got []ref
+		eachReference(s, func(at int, label string) { got = append(got, ref{at, label}) })
+		if want := naive(s); !slices.Equal(got, want) {
+			t.Fatalf("eachReference(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
