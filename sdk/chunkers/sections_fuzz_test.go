@@ -34,6 +34,14 @@ func FuzzSections(f *testing.F) {
 		"# A\n\nsee [^1]\n\n# B\n\n[^1]: first\n\n# C\n\nagain [^1] [^2]\n\n[^1]: again\n\n[^2]: two",
 		"# A\n\n`[^1]` ``a ` [^1]`` [^1\n\n```\n[^1]\n```\n\n# B\n\n[^1]: note",
 		"[^1]: before\n\n# A\n\n[^1] and [^1]\n\n# B\n\n[^1]: dup [^1]",
+		// Footnotes and references where the Markdown adapter cuts the text it keeps (the scan
+		// of the input must see all of them): quotes, lists, tables, headings, front matter.
+		"> [^q]: quoted note\n\n# A\n\n> see [^q]\n> and [^r]\n\n- [^r]: listed\n- item [^q]",
+		"1. [^o]: ordered\n\n# B\n\n| a | [^o] |\n|---|---|\n| [^t]: | x [^t] |\n\n[^t]: after",
+		"---\ntitle: [^f]\n---\n# H [^h]\n\nSetext [^s]\n===\n\n[^h]: heading note\n\n[^s]: s",
+		"# A\n\n    [^i]: indented code\n\ntext [^i]\n\n[^i]: a note\n    continued [^j]\n\n[^j]: https://j.example\nlazy",
+		"# A\r\n\r\nsee [^c]\r\n\r\n[^c]: crlf\r\n\r\n<div>\n[^c] [^d]\n</div>\n\n[^d]: html",
+		"\uFEFF# A\n\n[^a]: one\n[^b]: two\n\nsee [^b] [^a] [^a-z] [^nowhere]",
 	}
 	for _, s := range seeds {
 		f.Add(s, uint8(8), uint8(2), uint8(2), true)
