@@ -11,11 +11,11 @@ func FootnoteDefinition(text string) string {
 	if !ok {
 		return ""
 	}
-	label, after, ok := strings.Cut(rest, "]")
-	if !ok || !strings.HasPrefix(after, ":") || !IsFootnoteLabel(label) {
+	n, ok := FootnoteLabelAt(rest)
+	if !ok || !strings.HasPrefix(rest[n+1:], ":") {
 		return ""
 	}
-	return label
+	return rest[:n]
 }
 
 // IsFootnoteLabel reports whether label can be a footnote label, the x of "[^x]": not empty,
