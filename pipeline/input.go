@@ -76,6 +76,13 @@ type WalkOptions struct {
 	// Skipped, when not nil, is told about every file of a directory that Walk leaves out
 	// because no format claims its extension.
 	Skipped func(path string)
+	// Mismatched, when not nil, is told about every file of a directory that Walk leaves out
+	// because, though its extension selects format f, the file is plainly something else: a
+	// ".json" that is not doc2mark's json_content (a package.json) or a ".tsv" that is not
+	// Tesseract's (a MANIFEST.tsv). why says what it is. Walk reads the first 64 KiB of such
+	// files to tell (doc2mark.NotContent, ocr.NotTSV), and never leaves out a file it cannot
+	// tell about, a file given by itself or, with Format set, any file.
+	Mismatched func(path string, f Format, why string)
 }
 
 // vcsDirs are folders of version control systems, skipped whatever their name looks like.
@@ -83,8 +90,9 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": t
 
 // Walk yields an Input for each file in roots, in order: a file as itself, a directory as
 // every file under it (recursively, in lexical order), leaving out hidden files and folders
-// (names starting with "."), version control folders and files no format claims. Inputs carry
-// no Data: Run reads them.
+// (names starting with "."), version control folders, files no format claims and files
+// plainly not in the format their extension selects (WalkOptions.Mismatched). Inputs carry no
+// Data: Run reads them.
 //
 // IDs are stable: a file under a directory gets its path relative to that directory, with
 // forward slashes ("api/fs.md" for docs/api/fs.md under docs, whether docs was given as
@@ -127,6 +135,7 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 				continue
 			}
 			stop, found := false, false
+			mismatched, firstMismatch := 0, "" // the files left out as not in their format
 			walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
 					if !yield(Input{Path: p, ID: p}, err) {
@@ -165,6 +174,15 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 						}
 						return nil
 					}
+					if why := notFormat(p, f); why != "" {
+						if mismatched++; mismatched == 1 {
+							firstMismatch = p + ", " + why
+						}
+						if o.Mismatched != nil {
+							o.Mismatched(p, f, why)
+						}
+						return nil
+					}
 					in.Format = f
 				}
 				found = true
@@ -180,8 +198,14 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 			if walkErr != nil && !yield(Input{Path: root, ID: root}, walkErr) {
 				return
 			}
-			if walkErr == nil && !found && !yield(Input{Path: root, ID: root}, fmt.Errorf("%s: no file below it to chunk (known extensions: %s)", root, knownExtensions())) {
-				return
+			if walkErr == nil && !found {
+				err := fmt.Errorf("%s: no file below it to chunk (known extensions: %s)", root, knownExtensions())
+				if mismatched > 0 {
+					err = fmt.Errorf("%s: no file below it to chunk: %d files of a known extension are not in its format, such as %s; --from FORMAT reads every file in that format", root, mismatched, firstMismatch)
+				}
+				if !yield(Input{Path: root, ID: root}, err) {
+					return
+				}
 			}
 		}
 	}

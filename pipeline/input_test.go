@@ -62,11 +62,19 @@ func TestWalk(t *testing.T) {
 		"CVS/entries.md":    "vcs",
 		"ocr/page.hocr":     "<html/>",
 		"ocr/page.tsv":      "level",
-		"data/content.json": "{}",
+		"data/content.json": `{"content": []}`,
+		"data/package.json": `{"name": "x"}`,
+		"MANIFEST.tsv":      "path\tbytes\na.md\t3\n",
 		"vendor/skip.md":    "excluded",
 	})
-	var skipped []string
-	got := walk([]string{dir}, pipeline.WalkOptions{Exclude: []string{"vendor"}, Skipped: func(p string) { skipped = append(skipped, p) }})
+	var skipped, mismatched []string
+	got := walk([]string{dir}, pipeline.WalkOptions{
+		Exclude: []string{"vendor"},
+		Skipped: func(p string) { skipped = append(skipped, p) },
+		Mismatched: func(p string, f pipeline.Format, why string) {
+			mismatched = append(mismatched, p+" "+string(f)+": "+why)
+		},
+	})
 	j := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
 	want := []walked{
 		{ID: "a.md", Path: j("a.md"), Format: "md"},
@@ -83,6 +91,37 @@ func TestWalk(t *testing.T) {
 	if diff := cmp.Diff([]string{j("api/logo.png")}, skipped); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
+	wantMismatched := []string{
+		j("MANIFEST.tsv") + ` tesseract-tsv: its first line is neither Tesseract's TSV header (level, page_num, …, text) nor one of its rows: 2 tab-separated fields, the first "path"`,
+		j("data/package.json") + ` doc2mark: a JSON object without json_content's "content" field; its fields: "name"`,
+	}
+	if diff := cmp.Diff(wantMismatched, mismatched); diff != "" {
+		t.Errorf("mismatched (-want +got):\n%s", diff)
+	}
+
+	t.Run("files named by themselves or with a format are read whatever they hold", func(t *testing.T) {
+		got := walk([]string{j("data/package.json"), j("MANIFEST.tsv")}, pipeline.WalkOptions{})
+		want := []walked{
+			{ID: "package.json", Path: j("data/package.json"), Format: "doc2mark"},
+			{ID: "MANIFEST.tsv", Path: j("MANIFEST.tsv"), Format: "tesseract-tsv"},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Walk of the files (-want +got):\n%s", diff)
+		}
+		got = walk([]string{j("data")}, pipeline.WalkOptions{Format: pipeline.FormatDoc2mark})
+		if len(got) != 2 || got[1].ID != "package.json" {
+			t.Errorf("Walk with --from doc2mark: %+v, want both JSON files", got)
+		}
+	})
+
+	t.Run("a directory of files not in their format says so", func(t *testing.T) {
+		only := tree(t, map[string]string{"a/package.json": `{"name": "a"}`, "b/package.json": `{"name": "b"}`})
+		got := walk([]string{only}, pipeline.WalkOptions{})
+		want := only + ": no file below it to chunk: 2 files of a known extension are not in its format, such as " + filepath.Join(only, "a", "package.json") + `, a JSON object without json_content's "content" field; its fields: "name"; --from FORMAT reads every file in that format`
+		if len(got) != 1 || got[0].Err != want {
+			t.Errorf("Walk = %+v, want one error %q", got, want)
+		}
+	})
 
 	t.Run("IDs do not depend on how the directory is named", func(t *testing.T) {
 		wd, err := os.Getwd()

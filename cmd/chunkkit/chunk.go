@@ -155,7 +155,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		inFlight = gc.inFlight
 		defer gc.done()
 	}
-	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin), pipeline.Options{
+	left := &leftOut{w: stderr}
+	defer left.done()
+	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin, left.note), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
 		// The collector follows the documents in flight: a large file is collected sooner.
 		InFlight: inFlight,
@@ -195,6 +197,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				break
 			}
 			sum.fail(r)
+			left.flush(prog)
 			prog.update(r)
 			text = newTextDoc(o)
 			continue
@@ -217,8 +220,10 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			runErr = err
 			break
 		}
+		left.flush(prog)
 		prog.update(r)
 	}
+	left.flush(prog)
 	prog.done()
 	if runErr == nil && ctx.Err() == nil && o.format == "text" && sum.docs+len(sum.failures) > 1 {
 		bw.WriteString(sum.text()) // the totals go where the documents' text went
@@ -266,9 +271,10 @@ func isDir(path string) bool {
 // chunkInputs turns the arguments into one stream of documents, in order: a FILE or DIR as
 // pipeline.Walk yields them (a run of consecutive ones in one walk, so IDs are checked for
 // clashes across them), "-" as standard input, and with --from jsonl each FILE and "-" as a
-// stream of documents one JSON object a line.
-func chunkInputs(args []string, o chunkOptions, stdin io.Reader) iter.Seq2[pipeline.Input, error] {
-	walk := pipeline.WalkOptions{Include: o.include, Exclude: o.exclude}
+// stream of documents one JSON object a line. mismatched is told of the files a walk leaves
+// out as not in their extension's format.
+func chunkInputs(args []string, o chunkOptions, stdin io.Reader, mismatched func(string, pipeline.Format, string)) iter.Seq2[pipeline.Input, error] {
+	walk := pipeline.WalkOptions{Include: o.include, Exclude: o.exclude, Mismatched: mismatched}
 	if o.from != "jsonl" {
 		walk.Format = pipeline.Format(o.from)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
 )
 
@@ -203,6 +205,84 @@ func TestChunkKeepGoingRecordsFailuresAndGoesOn(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stderr)
 		}
+	}
+}
+
+// A directory is chunked whole though files of its walk share an extension with a format
+// they are not in: a package.json or a corpus's MANIFEST.tsv is left out and named on standard
+// error, not read as doc2mark or Tesseract (which failed the run), and so is a tree of them,
+// named up to a limit and then counted; a malformed one is still read, and fails.
+func TestChunkDirLeavesOutFilesNotInTheirExtensionsFormat(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.md", "# A\n\nfirst")
+	write("MANIFEST.tsv", "path\tbytes\na.md\t12\n")
+	write("package.json", `{"name": "docs", "version": "1.0.0"}`)
+	write("content.json", `{"pages": 1, "content": [{"type": "text:normal", "content": "from doc2mark"}]}`)
+
+	stdout, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q; want 0", code, stderr)
+	}
+	if got := documentIDs(decodeChunks(t, stdout)); !cmp.Equal(got, []string{"a.md", "content.json"}) {
+		t.Errorf("documents written: %q, want a.md and content.json", got)
+	}
+	for _, want := range []string{
+		"left out " + filepath.Join(dir, "MANIFEST.tsv") + ", its first line is neither Tesseract's TSV header",
+		"left out " + filepath.Join(dir, "package.json") + `, a JSON object without json_content's "content" field; its fields: "name", "version". Give the file by itself to read it as doc2mark anyway`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+
+	// Named by itself, the file is read in its extension's format, and fails as such.
+	if _, stderr, code := runCLI(t, "chunk", filepath.Join(dir, "package.json"), "--tokenizer", "words"); code != 1 || !strings.Contains(stderr, `no "content" list of items`) {
+		t.Errorf("package.json by itself: exit %d, %q; want 1 and doc2mark's error", code, stderr)
+	}
+
+	for i := range 12 {
+		write(fmt.Sprintf("node_modules/p%02d/package.json", i), `{"name": "p"}`)
+	}
+	_, stderr, code = runCLI(t, "chunk", dir, "--tokenizer", "words")
+	if code != 0 || strings.Count(stderr, "left out ") != leftOutShown+1 || !strings.Contains(stderr, "left out 14 files in all that are not in their extension's format (10 named above)") {
+		t.Errorf("a tree of package.json files: exit %d, stderr:\n%s\nwant 0, %d named and the count", code, stderr, leftOutShown)
+	}
+
+	write("broken.json", `{"content": [`)
+	if _, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words"); code != 1 || !strings.Contains(stderr, "broken.json") {
+		t.Errorf("malformed JSON: exit %d, %q; want 1 naming broken.json", code, stderr)
+	}
+}
+
+// TestLeftOutNotesClearTheProgressLine: a note recorded by the walk is written by the run's
+// goroutine on a line of its own, the progress line cleared first, and the progress line is
+// shown again at the next document.
+func TestLeftOutNotesClearTheProgressLine(t *testing.T) {
+	var stderr bytes.Buffer
+	prog := newRunProgress(&stderr, "always", func() int64 { return 0 })
+	left := &leftOut{w: &stderr}
+	prog.update(pipeline.Result{Bytes: 10})
+	left.note("docs/package.json", pipeline.FormatDoc2mark, "not json_content")
+	left.flush(prog)
+	prog.update(pipeline.Result{Bytes: 10})
+	left.flush(prog) // nothing recorded: nothing written
+	prog.done()
+	left.done()
+	got := regexp.MustCompile(`[0-9.]+ MB/s`).ReplaceAllString(stderr.String(), "R MB/s")
+	want := "\r\033[K1 documents, 0.0 MB, R MB/s\r\033[K" +
+		"chunkkit chunk: left out docs/package.json, not json_content. Give the file by itself to read it as doc2mark anyway; --exclude leaves it out quietly.\n" +
+		"\r\033[K2 documents, 0.0 MB"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("standard error:\n%q\nwant it to begin\n%q", got, want)
 	}
 }
 

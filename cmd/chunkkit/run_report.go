@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chunkkit/chunkkit/pipeline"
@@ -207,4 +208,59 @@ func (p *runProgress) done() {
 	}
 	p.print("\r\033[K")
 	io.WriteString(p.w, "\n")
+}
+
+// leftOut tells standard error about the files a walk leaves out as not in their extension's
+// format (pipeline.WalkOptions.Mismatched): each of the first leftOutShown, then how many in
+// all, so that a tree of package.json files does not flood the terminal. The walk calls note
+// from the pipeline's reader, so note only records (under the lock); the run's own goroutine
+// writes what was recorded with flush, between its progress lines, and done at the end: one
+// goroutine writes standard error.
+type leftOut struct {
+	w       io.Writer
+	mu      sync.Mutex
+	n       int
+	pending []string
+}
+
+// leftOutShown is how many left-out files leftOut names.
+const leftOutShown = 10
+
+func (l *leftOut) note(path string, f pipeline.Format, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n++; l.n <= leftOutShown {
+		l.pending = append(l.pending, fmt.Sprintf("chunkkit chunk: left out %s, %s. Give the file by itself to read it as %s anyway; --exclude leaves it out quietly.\n", path, why, f))
+	}
+}
+
+// flush writes the notes recorded since the last flush, on a line of their own when the
+// progress line p is showing.
+func (l *leftOut) flush(p *runProgress) {
+	l.mu.Lock()
+	lines := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	if len(lines) == 0 {
+		return
+	}
+	if p != nil && p.on && p.wroteAline {
+		io.WriteString(l.w, "\r\033[K")
+		p.wroteAline = false
+		p.last = time.Time{} // show the line again at the next document
+	}
+	for _, line := range lines {
+		io.WriteString(l.w, line)
+	}
+}
+
+// done writes the notes not yet written, then how many files were left out when it named
+// only some of them.
+func (l *leftOut) done() {
+	l.flush(nil)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n > leftOutShown {
+		fmt.Fprintf(l.w, "chunkkit chunk: left out %d files in all that are not in their extension's format (%d named above)\n", l.n, leftOutShown)
+	}
 }
