@@ -64,9 +64,16 @@ mod-graph: ## Download the go.mod files of the whole module graph (go list -m al
 	$(GO) list -m all >/dev/null
 
 .PHONY: test
-test: hf-files examples-deps mod-graph ## Run every test with the race detector (what CI runs).
+# sdk/chunkers' exhaustive window and part comparisons (every window size against the whole
+# document, on every config) take ~60 s of CPU plain and ~5 min with the race detector, and the
+# chunkers start no goroutines of their own: they run plain, and the package's other tests,
+# which share chunkers across parallel tests, run with the race detector (-short skips only
+# the comparisons, saying so).
+test: hf-files examples-deps mod-graph ## Run every test (with the race detector, but for sdk/chunkers' exhaustive comparisons; what CI runs).
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/sdk/chunkers$$')
+	$(GO) test -race -count=1 -short ./sdk/chunkers
+	$(GO) test -count=1 ./sdk/chunkers
 
 # beam/ is a nested module (Apache Beam's Go SDK), so ./... above does not reach it and SDK users
 # never pull Beam; its tests build chunkkit and the plugins themselves and run on Prism

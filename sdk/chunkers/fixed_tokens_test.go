@@ -41,6 +41,7 @@ func fixedName(f *chunkers.FixedTokens) string {
 // byte (a window at every block) and of a few kilobytes, and ChunkParts reading the Markdown
 // adapter's ParseParts to Chunk of the document Parse gives.
 func TestFixedTokensWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	docs := windowDocs(t)
 	sources := windowSources(t)
@@ -112,6 +113,7 @@ func TestFixedTokensLargeDocumentIsChunkedAWindowAtATime(t *testing.T) {
 // TestNoopWindowsGiveTheWholeDocumentsChunks holds Noop's windows (ChunkSeq, and ChunkParts
 // over ParseParts) to its chunks of the whole document at once.
 func TestNoopWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	whole := &chunkers.Noop{Counter: sdk.Words{}, WindowBytes: -1}
 	for _, doc := range windowDocs(t) {

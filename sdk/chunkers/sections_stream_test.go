@@ -54,6 +54,7 @@ func (c *calls) Boundaries(ctx context.Context, texts []string) ([][]int, error)
 // every place a window may end is one, and the chunks must be exactly those of one window —
 // the shipped documents (doc2mark's with footnotes among them) and the window tests' Markdown.
 func TestSectionsWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	docs := windowDocs(t)
 	// Footnotes: referenced in an early section, defined at the end, and one defined first.
@@ -101,6 +102,7 @@ func TestSectionsWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 // adapter's ParseParts, to Chunk of the document Parse gives, with pieces and windows as small
 // as can be and of a few kilobytes.
 func TestSectionsChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	sources := windowSources(t)
 	sources["late level.md"] = "Intro.\n\n### Deep first\n\ntext\n\n#### Deeper\n\nmore\n\n## Settles\n\nbody\n\n## Next\n\nend"

@@ -108,6 +108,7 @@ func configName(h *chunkers.HeadingAware) string {
 // Chunk through it) to the chunks of the whole document at once: with windows as small as can
 // be, every place a window may end is one, and the chunks must be exactly those of one window.
 func TestChunkSeqWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	var docs []*sdk.Document
 	for _, doc := range windowDocs(t) {
@@ -148,6 +149,7 @@ func counterName(c sdk.TokenCounter) string {
 // ParseParts, to Chunk of the document Parse gives, with pieces and windows as small as can be
 // and of a few kilobytes.
 func TestChunkPartsGivesTheWholeDocumentsChunks(t *testing.T) {
+	exhaustive(t)
 	t.Parallel()
 	sources := windowSources(t)
 	for _, c := range windowConfigs(t) {
@@ -524,5 +526,14 @@ func checkChunkParts(t *testing.T, name string, pc sdk.PartChunker, src, id stri
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%s: ChunkParts differs from Chunk of the whole document (-whole +parts):\n%s", name, diff)
+	}
+}
+
+// exhaustive skips t under -short, as make test's race run of this package does: the window
+// and part comparisons take minutes with the race detector, and make test runs them plain.
+func exhaustive(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("an exhaustive window/part comparison, skipped under -short: make test runs it without -race (go test ./sdk/chunkers)")
 	}
 }
