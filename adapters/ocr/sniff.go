@@ -26,11 +26,11 @@ func NotTSV(head []byte) string {
 		if strings.TrimSpace(row) == "" {
 			continue
 		}
-		fields := strings.Split(row, "\t")
-		first := strings.TrimSpace(fields[0])
-		if columnIndex(first) >= 0 {
+		if isHeader(row) {
 			return ""
 		}
+		fields := strings.Split(row, "\t")
+		first := strings.TrimSpace(fields[0])
 		if _, err := strconv.Atoi(first); err == nil && (len(fields) == len(tsvColumns) || len(fields) == len(tsvColumns)-1) {
 			return ""
 		}

@@ -169,7 +169,7 @@ func (t *tsvReader) read(src []byte) error {
 		if strings.TrimSpace(row) == "" {
 			continue
 		}
-		if first && columnIndex(strings.TrimSpace(strings.SplitN(row, "\t", 2)[0])) >= 0 {
+		if first && isHeader(row) {
 			first = false
 			if err := t.header(row, lineNo); err != nil {
 				return err
@@ -221,6 +221,13 @@ func (t *tsvReader) header(row string, lineNo int) error {
 	}
 	t.fields = len(names)
 	return nil
+}
+
+// isHeader says whether row, the first line that is not blank, is the header: its first field
+// names a column (the header may order the columns as it likes).
+func isHeader(row string) bool {
+	first, _, _ := strings.Cut(row, "\t")
+	return columnIndex(strings.TrimSpace(first)) >= 0
 }
 
 func columnIndex(name string) int {
