@@ -530,7 +530,8 @@ func checkChunkParts(t *testing.T, name string, pc sdk.PartChunker, src, id stri
 }
 
 // exhaustive skips t under -short, as make test's race run of this package does: the window
-// and part comparisons take minutes with the race detector, and make test runs them plain.
+// and part comparisons take minutes with the race detector, and make test runs them plain,
+// by name: a test that calls exhaustive is named ...Give(s)TheWholeDocumentsChunks.
 func exhaustive(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
