@@ -75,8 +75,14 @@ func BenchmarkCorpus(b *testing.B) {
 					calls0 = pc.PluginCalls()
 				}
 				cpu0, cpuOK := processCPU()
+				// As chunkkit chunk runs: its collector sizes Go's to the work (unless GOGC is set).
+				var inFlight func(bytes, largest int)
+				if gc := pipeline.NewCollector(); gc != nil {
+					inFlight = gc.InFlight
+					defer gc.Done()
+				}
 				for b.Loop() {
-					for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers}) {
+					for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers, InFlight: inFlight}) {
 						if r.Err != nil {
 							b.Fatal(r.Err)
 						}

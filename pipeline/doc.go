@@ -11,6 +11,9 @@
 //   - Run parses and chunks Inputs, Options.Workers at a time, and yields one Result per
 //     Input, in input order, holding at most Options.Window documents in flight. A document
 //     waiting on a plugin's answer (sdk.StartWait) gives its place to another meanwhile.
+//   - Collector sizes Go's garbage collector to the documents in flight, for a command that
+//     owns its process (Options.InFlight): a large file is collected sooner, a corpus of small
+//     documents less often.
 //
 // Memory is bounded by the documents in flight, not by the corpus: an Input read from a file
 // is read by the worker that chunks it, and nothing of a document is kept after its Result is

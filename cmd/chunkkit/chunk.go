@@ -151,15 +151,16 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	prog := newRunProgress(stderr, o.progress, func() int64 { return totalBytes(pos, o) })
 	sum := newRunSummary()
 	var inFlight func(bytes, largest int)
-	if gc := newCollector(); gc != nil {
-		inFlight = gc.inFlight
-		defer gc.done()
+	if gc := pipeline.NewCollector(); gc != nil {
+		inFlight = gc.InFlight
+		defer gc.Done()
 	}
 	left := &leftOut{w: stderr}
 	defer left.done()
 	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin, left.note), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
-		// The collector follows the documents in flight: a large file is collected sooner.
+		// The collector follows the documents in flight: a large file is collected sooner, a
+		// corpus of small ones less often.
 		InFlight: inFlight,
 		// Chunks come as they are made, so a large document's chunks need not all be held:
 		// JSONL writes them, the text output keeps its totals and previews (textDoc).
