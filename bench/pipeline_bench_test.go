@@ -5,7 +5,7 @@ package bench_test
 // tiktoken counter in-process and through its plugin, so that the cost of the plugin boundary
 // and what the workers win are one benchstat table:
 //
-//	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench Corpus -count 10 ./bench | tee corpus.txt
+//	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench 'Corpus$' -count 10 ./bench | tee corpus.txt
 //	go tool benchstat -col /path corpus.txt
 //
 // calls/doc is the counter calls per document (a Boundaries and a Count, or their protocol 1.1
@@ -19,9 +19,11 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/plugins/tiktoken"
@@ -30,6 +32,85 @@ import (
 )
 
 func BenchmarkCorpus(b *testing.B) {
+	seq, size := corpusInputs(b)
+	for _, path := range []string{"inproc", "plugin"} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("strategy=heading/path=%s/j=%d/max=512/overlap=64", path, workers), func(b *testing.B) {
+				rec, c := corpusChunker(b, path)
+				b.SetBytes(int64(size))
+				docs, chunks := 0, 0
+				var calls0 int64
+				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
+					calls0 = pc.PluginCalls()
+				}
+				cpu0, cpuOK := processCPU()
+				inFlight, done := corpusCollector()
+				defer done()
+				for b.Loop() {
+					d, n := corpusPass(b, seq, c, workers, inFlight)
+					docs += d
+					chunks += n
+				}
+				b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
+				b.ReportMetric(float64(rec.Stats().Calls())/float64(docs), "calls/doc")
+				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
+					b.ReportMetric(float64(pc.PluginCalls()-calls0)/float64(docs), "plugin-calls/doc")
+				}
+				reportCPU(b, cpu0, cpuOK)
+			})
+		}
+	}
+}
+
+// BenchmarkCorpusPaired measures what issue 13's acceptance asks of the plugin path, plugin
+// -j N throughput over in-process -j 1 throughput, in a way the machine's load cancels out of:
+// each op is one pass of the corpus in-process at -j 1 and one through the plugin at -j N, back
+// to back (in turn one first, then the other), so that both passes of a pair run on the same
+// machine, and x-inproc-j1 is the sum of the in-process passes' times over the sum of the
+// plugin passes'. Separate cells of BenchmarkCorpus run seconds or minutes apart on a shared
+// machine, whose speed changes by 10–30% in that time; the ratio of two such medians carries
+// both changes.
+//
+//	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench CorpusPaired -benchtime 8x -count 10 ./bench | tee paired.txt
+//	go tool benchstat -col /j paired.txt
+func BenchmarkCorpusPaired(b *testing.B) {
+	seq, size := corpusInputs(b)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("strategy=heading/path=plugin/j=%d/max=512/overlap=64", workers), func(b *testing.B) {
+			_, inproc := corpusChunker(b, "inproc")
+			_, plugin := corpusChunker(b, "plugin")
+			b.SetBytes(2 * int64(size))
+			inFlight, done := corpusCollector()
+			defer done()
+			var inprocTime, pluginTime time.Duration
+			pass := func(c sdk.Chunker, j int, total *time.Duration) {
+				start := time.Now()
+				corpusPass(b, seq, c, j, inFlight)
+				*total += time.Since(start)
+			}
+			i := 0
+			for b.Loop() {
+				if i%2 == 0 {
+					pass(inproc, 1, &inprocTime)
+					pass(plugin, workers, &pluginTime)
+				} else {
+					pass(plugin, workers, &pluginTime)
+					pass(inproc, 1, &inprocTime)
+				}
+				i++
+			}
+			perPass := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
+			b.ReportMetric(perPass(inprocTime), "inproc-j1-ms/pass")
+			b.ReportMetric(perPass(pluginTime), "plugin-ms/pass")
+			b.ReportMetric(float64(inprocTime)/float64(pluginTime), "x-inproc-j1")
+		})
+	}
+}
+
+// corpusInputs reads the corpus's Node.js API documents into memory and returns them as
+// pipeline.Run's input, with their bytes.
+func corpusInputs(b *testing.B) (iter.Seq2[pipeline.Input, error], int) {
+	b.Helper()
 	root := os.Getenv(corpusEnv)
 	if root == "" {
 		b.Skipf("set %s to a corpus built by ../shared/tools/build-corpus.sh", corpusEnv)
@@ -56,47 +137,43 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	for _, path := range []string{"inproc", "plugin"} {
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("strategy=heading/path=%s/j=%d/max=512/overlap=64", path, workers), func(b *testing.B) {
-				rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Backtrack)}
-				c, err := chunkers.New(chunkers.StrategyHeading, chunkers.Options{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(int64(size))
-				docs, chunks := 0, 0
-				// Start the plugin before the first CPU reading, so both see the same processes.
-				if _, err := rec.Counter.Count(context.Background(), []string{"warm up"}); err != nil {
-					b.Fatal(err)
-				}
-				var calls0 int64
-				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
-					calls0 = pc.PluginCalls()
-				}
-				cpu0, cpuOK := processCPU()
-				// As chunkkit chunk runs: its collector sizes Go's to the work (unless GOGC is set).
-				var inFlight func(bytes, largest int)
-				if gc := pipeline.NewCollector(); gc != nil {
-					inFlight = gc.InFlight
-					defer gc.Done()
-				}
-				for b.Loop() {
-					for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers, InFlight: inFlight}) {
-						if r.Err != nil {
-							b.Fatal(r.Err)
-						}
-						docs++
-						chunks += len(r.Chunks)
-					}
-				}
-				b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
-				b.ReportMetric(float64(rec.Stats().Calls())/float64(docs), "calls/doc")
-				if pc, ok := rec.Counter.(interface{ PluginCalls() int64 }); ok {
-					b.ReportMetric(float64(pc.PluginCalls()-calls0)/float64(docs), "plugin-calls/doc")
-				}
-				reportCPU(b, cpu0, cpuOK)
-			})
-		}
+	return seq, size
+}
+
+// corpusChunker returns HeadingAware 512/64 with the cl100k_base counter in-process or through
+// the plugin ("inproc", "plugin"), recorded, with the plugin started.
+func corpusChunker(b *testing.B, path string) (*sdk.Recorder, sdk.Chunker) {
+	b.Helper()
+	rec := &sdk.Recorder{Counter: counterFor(b, path, "cl100k_base", tiktoken.Backtrack)}
+	c, err := chunkers.New(chunkers.StrategyHeading, chunkers.Options{Config: chunkers.Config{Counter: rec, MaxTokens: 512, OverlapTokens: 64}})
+	if err != nil {
+		b.Fatal(err)
 	}
+	// Start the plugin before the first CPU reading, so both see the same processes.
+	if _, err := rec.Counter.Count(context.Background(), []string{"warm up"}); err != nil {
+		b.Fatal(err)
+	}
+	return rec, c
+}
+
+// corpusCollector returns pipeline.Options.InFlight and its end, as chunkkit chunk runs: its
+// collector sizes Go's to the work (unless GOGC is set, and then both are no-ops).
+func corpusCollector() (inFlight func(bytes, largest int), done func()) {
+	gc := pipeline.NewCollector()
+	if gc == nil {
+		return nil, func() {}
+	}
+	return gc.InFlight, gc.Done
+}
+
+// corpusPass chunks the corpus once with workers workers and returns its documents and chunks.
+func corpusPass(b *testing.B, seq iter.Seq2[pipeline.Input, error], c sdk.Chunker, workers int, inFlight func(bytes, largest int)) (docs, chunks int) {
+	for r := range pipeline.Run(context.Background(), seq, pipeline.Options{Chunker: c, Workers: workers, InFlight: inFlight}) {
+		if r.Err != nil {
+			b.Fatal(r.Err)
+		}
+		docs++
+		chunks += len(r.Chunks)
+	}
+	return docs, chunks
 }
