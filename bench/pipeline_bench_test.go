@@ -62,8 +62,9 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkCorpusPaired measures what issue 13's acceptance asks of the plugin path, plugin
-// -j N throughput over in-process -j 1 throughput, in a way the machine's load cancels out of:
+// BenchmarkCorpusPaired measures the figure the corpus pipeline holds the plugin path to,
+// plugin -j N throughput over in-process -j 1 throughput, in a way the machine's load cancels
+// out of:
 // each op is one pass of the corpus in-process at -j 1 and one through the plugin at -j N, back
 // to back (in turn one first, then the other), so that both passes of a pair run on the same
 // machine, and x-inproc-j1 is the sum of the in-process passes' times over the sum of the
@@ -83,19 +84,24 @@ func BenchmarkCorpusPaired(b *testing.B) {
 			inFlight, done := corpusCollector()
 			defer done()
 			var inprocTime, pluginTime time.Duration
-			pass := func(c sdk.Chunker, j int, total *time.Duration) {
+			pass := func(c sdk.Chunker, j int, total *time.Duration) int {
 				start := time.Now()
-				corpusPass(b, seq, c, j, inFlight)
+				_, chunks := corpusPass(b, seq, c, j, inFlight)
 				*total += time.Since(start)
+				return chunks
 			}
 			i := 0
 			for b.Loop() {
+				var in, out int
 				if i%2 == 0 {
-					pass(inproc, 1, &inprocTime)
-					pass(plugin, workers, &pluginTime)
+					in = pass(inproc, 1, &inprocTime)
+					out = pass(plugin, workers, &pluginTime)
 				} else {
-					pass(plugin, workers, &pluginTime)
-					pass(inproc, 1, &inprocTime)
+					out = pass(plugin, workers, &pluginTime)
+					in = pass(inproc, 1, &inprocTime)
+				}
+				if in != out {
+					b.Fatalf("a pass gave %d chunks in-process and %d through the plugin", in, out)
 				}
 				i++
 			}
