@@ -11,7 +11,9 @@
 //
 // A sentence ends at a terminator (. ! ? … and their relatives), after any closing quotes or
 // brackets that follow it ('He said "Stop." Then' ends after the quote) and after the white
-// space that follows those. Terminators in a row (?!, !!, ...) count as one.
+// space that follows those. Terminators in a row (?!, !!, ...) count as one, and the combining
+// marks, variation selectors, joiners and other format characters after a terminator are part
+// of it (UAX #29's rule SB5): no sentence ends between a rune and the marks on it.
 //
 //   - A Latin terminator ends a sentence only when white space or the end of the text follows
 //     it, so decimals, version numbers, IP addresses, URLs and e-mail addresses (3.14, v1.2.3,

@@ -49,6 +49,13 @@ func isCloser(r rune) bool {
 	return false
 }
 
+// isExtend reports whether r extends the rune before it, so that no sentence ends between
+// them: a combining mark (accents, variation selectors), a format character (zero-width
+// joiners, directional marks) or an emoji skin-tone modifier; UAX #29's Extend and Format.
+func isExtend(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf) || (r >= 0x1F3FB && r <= 0x1F3FF)
+}
+
 // isOpener reports whether r may open a quotation or bracket at the start of a sentence; such
 // runes are skipped to find the sentence's first letter.
 func isOpener(r rune) bool {

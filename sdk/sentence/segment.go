@@ -141,6 +141,11 @@ scan:
 			prevPeriod = false
 			j += size
 			continue
+		case k == termNone && isExtend(rn):
+			// A combining mark, a variation selector or a joiner belongs to the rune before it
+			// (UAX #29's rule SB5): a sentence never ends between them.
+			j += size
+			continue
 		case k == termNone:
 			break scan
 		}
