@@ -64,11 +64,10 @@ func BenchmarkCorpus(b *testing.B) {
 
 // BenchmarkCorpusPaired measures the figure the corpus pipeline holds the plugin path to,
 // plugin -j N throughput over in-process -j 1 throughput, in a way the machine's load cancels
-// out of:
-// each op is one pass of the corpus in-process at -j 1 and one through the plugin at -j N, back
-// to back (in turn one first, then the other), so that both passes of a pair run on the same
-// machine, and x-inproc-j1 is the sum of the in-process passes' times over the sum of the
-// plugin passes'. Separate cells of BenchmarkCorpus run seconds or minutes apart on a shared
+// out of: each op is one pass of the corpus in-process at -j 1 and one through the plugin at
+// -j N, back to back (in turn one first, then the other), so that both passes of a pair run on
+// the same machine, and x-inproc-j1 is the sum of the in-process passes' times over the sum of
+// the plugin passes'. Separate cells of BenchmarkCorpus run seconds or minutes apart on a shared
 // machine, whose speed changes by 10–30% in that time; the ratio of two such medians carries
 // both changes.
 //

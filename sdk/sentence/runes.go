@@ -51,7 +51,9 @@ func isCloser(r rune) bool {
 
 // isExtend reports whether r extends the rune before it, so that no sentence ends between
 // them: a combining mark (accents, variation selectors), a format character (zero-width
-// joiners, directional marks) or an emoji skin-tone modifier; UAX #29's Extend and Format.
+// joiners, directional marks) or an emoji skin-tone modifier. That is UAX #29's Extend and
+// Format, and the zero-width space besides (a Cf that the annex counts as Other), which stays
+// with the sentence before it as a space does.
 func isExtend(r rune) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf) || (r >= 0x1F3FB && r <= 0x1F3FF)
 }
