@@ -169,6 +169,16 @@ func (s *splitter) splitSentences(ctx context.Context, prose []int) ([][]int, er
 			prev = x
 		}
 	}
+	// A plugin's splitter may end a sentence inside a word; the chunker never cuts there.
+	moved := false
+	for k, e := range ends {
+		if w, changed := wholeWordEnds(texts[k], e); changed {
+			if !moved {
+				ends, moved = slices.Clone(ends), true
+			}
+			ends[k] = w
+		}
+	}
 	return ends, nil
 }
 
