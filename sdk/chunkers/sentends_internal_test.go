@@ -4,6 +4,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/clipperhouse/uax29/v2/words"
 )
 
 // TestWholeWordEnds checks that a sentence end a splitter put inside a word moves to the end
@@ -34,6 +38,86 @@ func TestWholeWordEnds(t *testing.T) {
 		}
 		if !slices.Equal(in, tc.ends) {
 			t.Errorf("%s: wholeWordEnds changed its argument to %v", tc.name, tc.ends)
+		}
+	}
+}
+
+// TestBreaksWords checks breaksWords against the segmenter (github.com/clipperhouse/uax29/v2)
+// it stands in for: a word boundary after an ASCII white space before every rune that
+// startsWord takes (all of them after a space, the class that fewest rules break after), and
+// one after every rune of closesCJK before a rune of each class of UAX #29's word breaking,
+// whatever comes before that rune.
+func TestBreaksWords(t *testing.T) {
+	breaks := func(s string, at int) bool {
+		for seg := words.FromString(s); seg.Next(); {
+			if seg.Start() == at {
+				return true
+			}
+			if seg.Start() > at {
+				break
+			}
+		}
+		return false
+	}
+	runes := 0
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) || !startsWord(r) {
+			continue
+		}
+		runes++
+		s := "a " + string(r) + "a"
+		if !breaks(s, 2) {
+			t.Errorf("no word boundary between a space and %U, which startsWord takes", r)
+		}
+		if !breaksWords(s, 2) {
+			t.Errorf("breaksWords(%q, 2) = false", s)
+		}
+	}
+	if runes < 100_000 {
+		t.Fatalf("startsWord took %d runes; want the letters, numbers and punctuation, over 100,000", runes)
+	}
+	// One rune of each class that a rule keeps in a word with what comes before it: ALetter,
+	// Hebrew_Letter, Numeric, Katakana, ExtendNumLet, MidLetter, MidNum, MidNumLet,
+	// Single_Quote, Double_Quote, Other (Han, Hiragana, a CJK terminator), Regional_Indicator,
+	// Extended_Pictographic, and ASCII ones.
+	next := []string{"a", "é", "א", "1", "١", "ア", "ｱ", "_", ":", "·", ",", ".", "'", "\"", "漢", "か", "。", "🇦", "©", "A", "(", "-", "$"}
+	for c := rune(0x80); c <= unicode.MaxRune; c++ {
+		if !closesCJK(c) {
+			continue
+		}
+		for _, before := range []string{"", "a", "1", "ア", "א", "_", "漢"} {
+			for _, n := range next {
+				for _, after := range []string{"", "a", "1", "ア"} {
+					s := before + string(c) + n + after
+					at := len(before) + utf8.RuneLen(c)
+					if !breaks(s, at) {
+						t.Errorf("no word boundary at %d in %q: %q, which closesCJK takes, is not of class Other", at, s, c)
+					}
+				}
+			}
+		}
+	}
+	if !closesCJK('。') || !closesCJK('！') || !closesCJK('」') {
+		t.Errorf("closesCJK does not take 。, ！ or 」")
+	}
+	// What breaksWords leaves to segmenting.
+	for _, tc := range []struct {
+		text string
+		at   int
+	}{
+		{"a  b", 2},         // a space after a space
+		{"a \u0301b", 2},    // a combining mark after a space (WB4)
+		{"a \uFF9Eb", 2},    // a halfwidth sound mark, a letter of class Extend
+		{"a \u200db", 2},    // a zero-width joiner
+		{"a \u3000b", 2},    // an ideographic space after a space (WB3d)
+		{"ab", 1},           // inside a word
+		{"。\u3099か", 3},     // a combining mark after a terminator
+		{"1\uFF0C2", 1 + 3}, // a fullwidth comma (MidNum) is not a closesCJK rune
+		{"アア", 3},           // two Katakana
+		{"a 🇦", 2},          // a regional indicator: a symbol, not taken
+	} {
+		if breaksWords(tc.text, tc.at) {
+			t.Errorf("breaksWords(%q, %d) = true; want it left to the segmenter", tc.text, tc.at)
 		}
 	}
 }
