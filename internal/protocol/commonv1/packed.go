@@ -21,7 +21,11 @@ func AppendPacked(buf []byte, bounds [][]int) ([]byte, error) {
 			if e < prev {
 				return nil, fmt.Errorf("commonv1: text %d: offset %d at index %d is below the one before it (%d)", i, e, j, prev)
 			}
-			buf = protowire.AppendVarint(buf, uint64(e-prev))
+			if d := uint64(e - prev); d < 0x80 {
+				buf = append(buf, byte(d)) // most tokens: protowire's is a call per offset
+			} else {
+				buf = protowire.AppendVarint(buf, d)
+			}
 			prev = e
 		}
 	}
@@ -63,11 +67,16 @@ func Packed(data []byte, texts int) ([][]int, error) {
 		lo := len(all)
 		end := uint64(0)
 		for j := uint64(0); j < n; j++ {
-			d, k := protowire.ConsumeVarint(data)
-			if k < 0 {
-				return nil, fmt.Errorf("commonv1: packed ends of text %d: offset %d: %w", i, j, protowire.ParseError(k))
+			var d uint64
+			if len(data) > 0 && data[0] < 0x80 {
+				d, data = uint64(data[0]), data[1:] // most tokens: a call per offset costs more
+			} else {
+				v, k := protowire.ConsumeVarint(data)
+				if k < 0 {
+					return nil, fmt.Errorf("commonv1: packed ends of text %d: offset %d: %w", i, j, protowire.ParseError(k))
+				}
+				d, data = v, data[k:]
 			}
-			data = data[k:]
 			end += d
 			if end < d || end > uint64(maxInt) {
 				return nil, fmt.Errorf("commonv1: packed ends of text %d: offset %d does not fit an int", i, j)
