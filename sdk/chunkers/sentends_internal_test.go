@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/clipperhouse/uax29/v2/words"
+
+	"github.com/chunkkit/chunkkit/sdk/wordbreak"
 )
 
 // TestWholeWordEnds checks that a sentence end a splitter put inside a word moves to the end
@@ -120,4 +122,56 @@ func TestBreaksWords(t *testing.T) {
 			t.Errorf("breaksWords(%q, %d) = true; want it left to the segmenter", tc.text, tc.at)
 		}
 	}
+}
+
+// FuzzWholeWordEnds checks wholeWordEnds on any text and any sorted ends on rune boundaries,
+// as a plugin splitter may answer them: no end it returns is strictly inside a word of the
+// whole text (wordbreak.Words, on valid UTF-8), they stay in order within the text, every end
+// that was between words stays, and breaksWords takes no end that the segmenter does not
+// break at.
+func FuzzWholeWordEnds(f *testing.F) {
+	f.Add("See U.S.A today. Then.", []byte{8, 9, 5})
+	f.Add("中文句子。第二句！\u0301 Next.", []byte{15, 12, 8})
+	f.Add("관리인은 점검한다. 기록에는 적는다?", []byte{3, 22, 7})
+	f.Add("a \uFF9Eb 🇦🇧🇨🇩 x", []byte{1, 1, 1, 4, 4})
+	f.Add(strings.Repeat("x", 600)+" y", []byte{200, 200, 200})
+	f.Fuzz(func(t *testing.T, text string, steps []byte) {
+		var ends []int
+		for e, k := 0, 0; k < len(steps) && e <= len(text); k++ {
+			e += int(steps[k]) % 64
+			for e < len(text) && !utf8.RuneStart(text[e]) {
+				e++ // splitters' ends are on rune boundaries (sdk.CheckBoundaries, for plugins)
+			}
+			if e <= len(text) {
+				ends = append(ends, e)
+			}
+		}
+		out, _ := wholeWordEnds(text, ends)
+		for k, e := range out {
+			if e < 0 || e > len(text) || (k > 0 && e < out[k-1]) {
+				t.Fatalf("ends %v became %v: %d is out of order or outside [0, %d]", ends, out, e, len(text))
+			}
+		}
+		if !utf8.ValidString(text) {
+			return
+		}
+		words := wordbreak.NewIndex(text)
+		inside := func(e int) bool {
+			_, in := words.Inside(e)
+			return in
+		}
+		for _, e := range out {
+			if inside(e) {
+				t.Fatalf("ends %v of %q became %v: %d is inside a word", ends, text, out, e)
+			}
+		}
+		for _, e := range ends {
+			if !inside(e) && !slices.Contains(out, e) {
+				t.Fatalf("ends %v of %q became %v: %d, between words, went", ends, text, out, e)
+			}
+			if e > 0 && e < len(text) && breaksWords(text, e) && inside(e) {
+				t.Fatalf("breaksWords(%q, %d) = true inside a word", text, e)
+			}
+		}
+	})
 }
