@@ -64,25 +64,31 @@ func BenchmarkCorpus(b *testing.B) {
 
 // BenchmarkCorpusPaired measures the figure the corpus pipeline holds the plugin path to,
 // plugin -j N throughput over in-process -j 1 throughput, in a way the machine's load cancels
-// out of: each op is one pass of the corpus in-process at -j 1 and one through the plugin at
-// -j N, back to back (in turn one first, then the other), so that both passes of a pair run on
-// the same machine, and x-inproc-j1 is the sum of the in-process passes' times over the sum of
-// the plugin passes'. Separate cells of BenchmarkCorpus run seconds or minutes apart on a shared
-// machine, whose speed changes by 10–30% in that time; the ratio of two such medians carries
-// both changes.
+// out of: each op is one pass of the corpus in-process at -j 1 and one of the cell (through
+// the plugin at -j N), back to back (in turn one first, then the other), so that both passes of
+// a pair run on the same machine, and x-inproc-j1 is the sum of the in-process passes' times
+// over the sum of the cell's (cell-ms/pass). Separate cells of BenchmarkCorpus run seconds or
+// minutes apart on a shared machine, whose speed changes by 10–30% in that time; the ratio of
+// two such medians carries both changes. The last cell is in-process at -j 2: its x-inproc-j1
+// is what the workers win with no plugin boundary at all, the ceiling of the plugin's figure
+// at the same -j.
 //
 //	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench CorpusPaired -benchtime 8x -count 10 ./bench | tee paired.txt
-//	go tool benchstat -col /j paired.txt
+//	go tool benchstat -col /path,/j paired.txt
 func BenchmarkCorpusPaired(b *testing.B) {
 	seq, size := corpusInputs(b)
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("strategy=heading/path=plugin/j=%d/max=512/overlap=64", workers), func(b *testing.B) {
+	for _, cell := range []struct {
+		path    string
+		workers int
+	}{{"plugin", 1}, {"plugin", 2}, {"inproc", 2}} {
+		workers := cell.workers
+		b.Run(fmt.Sprintf("strategy=heading/path=%s/j=%d/max=512/overlap=64", cell.path, workers), func(b *testing.B) {
 			_, inproc := corpusChunker(b, "inproc")
-			_, plugin := corpusChunker(b, "plugin")
+			_, cellChunker := corpusChunker(b, cell.path)
 			b.SetBytes(2 * int64(size))
 			inFlight, done := corpusCollector()
 			defer done()
-			var inprocTime, pluginTime time.Duration
+			var inprocTime, cellTime time.Duration
 			pass := func(c sdk.Chunker, j int, total *time.Duration) int {
 				start := time.Now()
 				_, chunks := corpusPass(b, seq, c, j, inFlight)
@@ -94,20 +100,20 @@ func BenchmarkCorpusPaired(b *testing.B) {
 				var in, out int
 				if i%2 == 0 {
 					in = pass(inproc, 1, &inprocTime)
-					out = pass(plugin, workers, &pluginTime)
+					out = pass(cellChunker, workers, &cellTime)
 				} else {
-					out = pass(plugin, workers, &pluginTime)
+					out = pass(cellChunker, workers, &cellTime)
 					in = pass(inproc, 1, &inprocTime)
 				}
 				if in != out {
-					b.Fatalf("a pass gave %d chunks in-process and %d through the plugin", in, out)
+					b.Fatalf("a pass gave %d chunks in-process at -j 1 and %d %s at -j %d", in, out, cell.path, workers)
 				}
 				i++
 			}
 			perPass := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
 			b.ReportMetric(perPass(inprocTime), "inproc-j1-ms/pass")
-			b.ReportMetric(perPass(pluginTime), "plugin-ms/pass")
-			b.ReportMetric(float64(inprocTime)/float64(pluginTime), "x-inproc-j1")
+			b.ReportMetric(perPass(cellTime), "cell-ms/pass")
+			b.ReportMetric(float64(inprocTime)/float64(cellTime), "x-inproc-j1")
 		})
 	}
 }
