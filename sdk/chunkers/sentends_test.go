@@ -2,7 +2,9 @@ package chunkers_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chunkkit/chunkkit/conformance"
@@ -57,6 +59,40 @@ func TestSentenceEndsInsideWordsAreNoCuts(t *testing.T) {
 					t.Errorf("%s: %v", name, err)
 				}
 			}
+		}
+	}
+}
+
+// everyNthByte is a splitter that breaks its contract: it ends a sentence every n bytes,
+// inside characters too.
+type everyNthByte int
+
+func (n everyNthByte) Split(_ context.Context, texts []string) ([][]int, error) {
+	out := make([][]int, len(texts))
+	for i, s := range texts {
+		for e := int(n); e < len(s); e += int(n) {
+			out[i] = append(out[i], e)
+		}
+		if len(s) > 0 {
+			out[i] = append(out[i], len(s))
+		}
+	}
+	return out, nil
+}
+
+// TestSentenceEndsInsideCharactersAreAnError checks that a splitter in process whose sentence
+// end falls inside a character (a plugin's is refused by the host) fails the document with
+// sdk.ErrBadResponse naming the end, instead of giving chunks that split the character.
+func TestSentenceEndsInsideCharactersAreAnError(t *testing.T) {
+	t.Parallel()
+	doc := &sdk.Document{ID: "d", Blocks: []sdk.Block{para(strings.Repeat("日本語の文章です。", 40))}}
+	for _, c := range []sdk.Chunker{
+		&chunkers.HeadingAware{Config: chunkers.Config{Counter: sdk.Runes{}, Sentences: everyNthByte(7), MaxTokens: 50}},
+		&chunkers.Sections{Config: chunkers.Config{Counter: sdk.Runes{}, Sentences: everyNthByte(7), MaxTokens: 50}},
+	} {
+		_, err := c.Chunk(context.Background(), sdk.Request{}, doc)
+		if !errors.Is(err, sdk.ErrBadResponse) || !strings.Contains(err.Error(), "sentence end 7 is inside a character") {
+			t.Errorf("%T: err = %v; want sdk.ErrBadResponse naming sentence end 7", c, err)
 		}
 	}
 }

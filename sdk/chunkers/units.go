@@ -166,6 +166,10 @@ func (s *splitter) splitSentences(ctx context.Context, prose []int) ([][]int, er
 			if x < prev || x > len(texts[k]) {
 				return nil, fmt.Errorf("%w: sentence splitter: text %d: sentence end %d is not in [%d, %d]", sdk.ErrBadResponse, k, x, prev, len(texts[k]))
 			}
+			if x < len(texts[k]) && !utf8.RuneStart(texts[k][x]) {
+				// A plugin's ends are checked by the host; a splitter in process is not.
+				return nil, fmt.Errorf("%w: sentence splitter: text %d: sentence end %d is inside a character", sdk.ErrBadResponse, k, x)
+			}
 			prev = x
 		}
 	}
