@@ -26,8 +26,9 @@ type Options struct {
 	// must not overlap and must appear in order, and no chunk may claim overlap bytes.
 	OverlapTokens int
 	// WholeWords holds chunks to DESIGN.md's cuts: no chunk's range starts or ends inside a
-	// word (a UAX #29 word of sdk/wordbreak) unless that word, with the chunk's rendered
-	// prefix, is more tokens than MaxTokens.
+	// word, or another UAX #29 segment a cut must leave whole (sdk/wordbreak's Whole: an emoji
+	// ZWJ sequence, a flag, CR LF), unless that segment, with the chunk's rendered prefix, is
+	// more tokens than MaxTokens.
 	WholeWords bool
 }
 
@@ -108,8 +109,9 @@ func CheckResult(ctx context.Context, doc *sdk.Document, req sdk.Request, chunks
 //     [Start, End); without overlap, body chunks' ranges in order and disjoint; with
 //     Metadata[sdk.MetaOverlapBytes] = n > 0, [Start, Start+n) ends where the previous body
 //     chunk's range ends;
-//   - cuts, with opts.WholeWords: no range starts or ends inside a word unless the word with
-//     the chunk's prefix is over opts.MaxTokens;
+//   - cuts, with opts.WholeWords: no range starts or ends inside a word (or a flag, an emoji
+//     sequence, CR LF: wordbreak.Whole) unless it, with the chunk's prefix, is over
+//     opts.MaxTokens;
 //   - pages: 0 <= PageStart <= PageEnd, and known pages within the pages of the blocks the
 //     chunk's range overlaps;
 //   - a document without blocks gives no chunks.

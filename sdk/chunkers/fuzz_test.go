@@ -36,6 +36,7 @@ func FuzzHeadingAware(f *testing.F) {
 		"* one two three\n  * four five six\n    * seven eight nine\n* ten eleven",
 		"Setext heading\nover two lines\n==============\n\nbody",
 		"https://github.com/rust-lang/rust/pull/40006#issuecomment-1234567890abcdef",
+		"Flags 🇩🇪🇫🇷🇯🇵 and ✌🏽 a\r\nCRLF line\r\nhere. 👩\u200d👩\u200d👧 again!\r\n",
 	}
 	for _, s := range seeds {
 		f.Add(s, "Title", uint8(8), uint8(2), uint8(0), false, true)

@@ -8,7 +8,8 @@ import (
 )
 
 // wholeWordEnds returns a sentence splitter's ends of text with every end that falls strictly
-// inside a word (wordbreak.Words: a terminator and the combining mark on it, "U.S.|A") moved to
+// inside a word (wordbreak.Whole: a terminator and the combining mark on it, "U.S.|A", and the
+// segments that are one character to a reader: an emoji ZWJ sequence, a flag, CR LF) moved to
 // the end of that word, or dropped when that word runs to the end of text or past what is
 // looked at. A sentence start is a strong cut, and a chunk never ends inside a word that fits:
 // the in-process splitters follow UAX #29 and never end a sentence there, but a plugin's may
@@ -75,7 +76,7 @@ func wordEnd(text string, e int) int {
 			break
 		}
 	}
-	for _, w := range wordbreak.Words(text[p:q]) {
+	for _, w := range wordbreak.Whole(text[p:q]) {
 		if w.Start+p >= e {
 			break
 		}

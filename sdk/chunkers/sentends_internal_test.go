@@ -30,6 +30,13 @@ func TestWholeWordEnds(t *testing.T) {
 		{"moved onto the next end", "ab cd. Ef", []int{4, 5, 7, 9}, []int{5, 7, 9}, true},
 		{"inside the last word", "one two", []int{5, 7}, []int{7}, true},
 		{"inside a word longer than what is looked at", "a " + long + " b", []int{2 + nearWords + 5, 5 + 3*nearWords}, []int{5 + 3*nearWords}, true},
+		// A flag is two regional indicators of 4 bytes each, a family emoji three emoji joined
+		// by two ZWJs (18 bytes): one segment each (WB15, WB3c), as CR LF is (WB3). Spaces (WB3d)
+		// are not moved over.
+		{"inside a flag", "Hi 🇩🇪 there.", []int{7, 17}, []int{11, 17}, true},
+		{"inside an emoji ZWJ sequence", "A 👩‍👩‍👧 b.", []int{6, 13}, []int{20}, true},
+		{"between CR and LF", "One.\r\nTwo.", []int{5, 10}, []int{6, 10}, true},
+		{"between two spaces", "One.  Two.", []int{5, 10}, []int{5, 10}, false},
 		{"at the ends", "ab", []int{0, 2}, []int{0, 2}, false},
 		{"none", "ab", nil, nil, false},
 	} {
@@ -125,8 +132,8 @@ func TestBreaksWords(t *testing.T) {
 }
 
 // FuzzWholeWordEnds checks wholeWordEnds on any text and any sorted ends on rune boundaries,
-// as a plugin splitter may answer them: no end it returns is strictly inside a word of the
-// whole text (wordbreak.Words, on valid UTF-8), they stay in order within the text, every end
+// as a plugin splitter may answer them: no end it returns is strictly inside a word, or another
+// segment a cut must leave whole, of the whole text (wordbreak.Whole, on valid UTF-8), they stay in order within the text, every end
 // that was between words stays, and breaksWords takes no end that the segmenter does not
 // break at.
 func FuzzWholeWordEnds(f *testing.F) {
@@ -134,6 +141,7 @@ func FuzzWholeWordEnds(f *testing.F) {
 	f.Add("中文句子。第二句！\u0301 Next.", []byte{15, 12, 8})
 	f.Add("관리인은 점검한다. 기록에는 적는다?", []byte{3, 22, 7})
 	f.Add("a \uFF9Eb 🇦🇧🇨🇩 x", []byte{1, 1, 1, 4, 4})
+	f.Add("One.\r\nTwo 👩\u200d👧 ✌🏽.", []byte{5, 3, 4, 3, 4})
 	f.Add(strings.Repeat("x", 600)+" y", []byte{200, 200, 200})
 	f.Fuzz(func(t *testing.T, text string, steps []byte) {
 		var ends []int

@@ -238,11 +238,9 @@ func (s *splitter) cutsIn(i, a, b, level int, sentEnds []int) []int {
 	case cutWords:
 		out = s.l.cutsBetween(a, b)
 	case cutSegments:
-		for _, w := range wordbreak.Words(text[a:b]) {
-			for _, c := range []int{a + w.Start, a + w.End} {
-				if c > a && c < b && (len(out) == 0 || out[len(out)-1] < c) {
-					out = append(out, c)
-				}
+		for _, w := range wordbreak.Segments(text[a:b]) {
+			if c := a + w.Start; c > a {
+				out = append(out, c)
 			}
 		}
 	}

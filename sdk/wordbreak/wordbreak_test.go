@@ -56,3 +56,17 @@ func TestIndexInside(t *testing.T) {
 		}
 	}
 }
+
+func TestWholeKeepsWordsAndSegmentsThatReadAsOneCharacter(t *testing.T) {
+	t.Parallel()
+	text := "Hi 🇩🇪, 👩\u200d👧 ✌🏽 a\r\nb  c!?"
+	var got []string
+	for _, w := range wordbreak.Whole(text) {
+		got = append(got, text[w.Start:w.End])
+	}
+	// The two spaces are one segment (WB3d) but no character; "!" and "?" are one rune each.
+	want := []string{"Hi", "🇩🇪", "👩\u200d👧", "✌🏽", "a", "\r\n", "b", "c"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
