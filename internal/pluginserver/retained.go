@@ -3,6 +3,7 @@ package pluginserver
 import (
 	"container/list"
 	"context"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -174,23 +175,61 @@ func (t *tokenizerServer) buildComposites(b *textsBuilder, model string, composi
 	return nil
 }
 
-// buildPacked builds the texts of packed, CountRangesRequest.packed_texts (protocol 1.2).
+// buildPacked builds the texts of packed, CountRangesRequest.packed_texts (protocol 1.2). It
+// reads packed twice: first to check every piece and size b for the texts, so that building
+// them copies each byte once (a request's texts are a document's chunks, megabytes, and a
+// growing buffer copied them twice over and cleared what it grew into), then to build them.
 func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []byte, handles []uint64) error {
+	kept := keptOf{t: t, model: model, handles: handles}
+	var (
+		texts, several, ranges, bufBytes int
+		pieces, bytes                    int // of the composite being read
+	)
 	_, err := tokenizerv1.RangePackedTexts(packed,
 		func(i, j int, p tokenizerv1.PackedPiece) error {
+			pieces++
 			if p.IsLiteral {
-				b.add(convert.StringView(p.Literal))
+				bytes += len(p.Literal)
 				return nil
 			}
-			if p.Handle >= uint64(len(handles)) {
-				return status.Errorf(codes.InvalidArgument, "text %d piece %d: handle %d of %d", i, j, p.Handle, len(handles))
-			}
-			return t.addRange(b, model, handles[p.Handle], p.Text, p.Start, p.End, i, j)
+			s, _, err := kept.rangeOf(p, i, j)
+			bytes += len(s)
+			ranges++
+			return err
 		},
 		func(int) error {
-			b.end()
+			texts++
+			if pieces > 1 {
+				several++
+				bufBytes += bytes
+			}
+			pieces, bytes = 0, 0
 			return nil
 		})
+	if err == nil {
+		b.grow(texts, several, ranges, bufBytes)
+		_, err = tokenizerv1.RangePackedTexts(packed,
+			func(i, j int, p tokenizerv1.PackedPiece) error {
+				if p.IsLiteral {
+					b.add(convert.StringView(p.Literal))
+					return nil
+				}
+				s, mark, err := kept.rangeOf(p, i, j)
+				if err != nil {
+					return err
+				}
+				if mark != nil {
+					b.addMarked(s, mark, int(p.Text), int(p.Start))
+				} else {
+					b.add(s)
+				}
+				return nil
+			},
+			func(int) error {
+				b.end()
+				return nil
+			})
+	}
 	if err != nil {
 		if _, ok := status.FromError(err); ok {
 			return err
@@ -200,6 +239,42 @@ func (t *tokenizerServer) buildPacked(b *textsBuilder, model string, packed []by
 	return nil
 }
 
+// keptOf finds the texts the ranges of one packed request are of, by their index into its
+// handles, each handle looked up once.
+type keptOf struct {
+	t       *tokenizerServer
+	model   string
+	handles []uint64
+	found   []keptFound // by index into handles, once looked up
+}
+
+type keptFound struct {
+	texts []string
+	mark  any
+	ok    bool
+}
+
+// rangeOf returns the text range piece p (of composite i, piece j) is, and the mark of the
+// texts it is of.
+func (k *keptOf) rangeOf(p tokenizerv1.PackedPiece, i, j int) (string, any, error) {
+	if p.Handle >= uint64(len(k.handles)) {
+		return "", nil, status.Errorf(codes.InvalidArgument, "text %d piece %d: handle %d of %d", i, j, p.Handle, len(k.handles))
+	}
+	if k.found == nil {
+		k.found = make([]keptFound, len(k.handles))
+	}
+	f := &k.found[p.Handle]
+	if !f.ok {
+		texts, mark, err := k.t.kept.get(k.handles[p.Handle], k.model)
+		if err != nil {
+			return "", nil, err
+		}
+		*f = keptFound{texts: texts, mark: mark, ok: true}
+	}
+	s, err := keptRange(f.texts, k.handles[p.Handle], p.Text, p.Start, p.End, i, j)
+	return s, f.mark, err
+}
+
 // addRange adds [start, end) of text text of the texts kept under handle to the text b is
 // building, for piece j of composite i.
 func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64, text uint32, start, end uint64, i, j int) error {
@@ -207,19 +282,29 @@ func (t *tokenizerServer) addRange(b *textsBuilder, model string, handle uint64,
 	if err != nil {
 		return err
 	}
+	s, err := keptRange(kept, handle, text, start, end, i, j)
+	if err != nil {
+		return err
+	}
+	if mark != nil {
+		b.addMarked(s, mark, int(text), int(start))
+		return nil
+	}
+	b.add(s)
+	return nil
+}
+
+// keptRange returns [start, end) of text text of kept, the texts kept under handle, for piece
+// j of composite i.
+func keptRange(kept []string, handle uint64, text uint32, start, end uint64, i, j int) (string, error) {
 	if int(text) >= len(kept) {
-		return status.Errorf(codes.InvalidArgument, "text %d piece %d: text %d of retained texts %d, which hold %d", i, j, text, handle, len(kept))
+		return "", status.Errorf(codes.InvalidArgument, "text %d piece %d: text %d of retained texts %d, which hold %d", i, j, text, handle, len(kept))
 	}
 	s := kept[text]
 	if start > end || end > uint64(len(s)) {
-		return status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
+		return "", status.Errorf(codes.InvalidArgument, "text %d piece %d: range [%d, %d) outside a text of %d bytes", i, j, start, end, len(s))
 	}
-	if mark != nil {
-		b.addMarked(s[start:end], mark, int(text), int(start))
-		return nil
-	}
-	b.add(s[start:end])
-	return nil
+	return s[start:end], nil
 }
 
 // textsBuilder builds the texts of a CountRanges request. Most of them are one range of a kept
@@ -241,6 +326,16 @@ type textsBuilder struct {
 }
 
 type span struct{ text, from, to int }
+
+// grow makes room for texts more texts, several of them of several pieces, bufBytes more bytes
+// of those, and ranges more marked ranges.
+func (b *textsBuilder) grow(texts, several, ranges, bufBytes int) {
+	b.out = slices.Grow(b.out, texts)
+	b.inBuf = slices.Grow(b.inBuf, several)
+	b.rangeEnds = slices.Grow(b.rangeEnds, texts)
+	b.ranges = slices.Grow(b.ranges, ranges)
+	b.buf = slices.Grow(b.buf, bufBytes)
+}
 
 // add adds piece to the text being built. Pieces alias what they were cut from (a kept text,
 // the request): texts returns them, so they must stay unchanged until counted.
