@@ -2,14 +2,18 @@ package pluginserver
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/chunkkit/chunkkit/internal/protocol/commonv1"
+	"github.com/chunkkit/chunkkit/internal/protocol/convert"
 	"github.com/chunkkit/chunkkit/internal/protocol/tokenizerv1"
 	"github.com/chunkkit/chunkkit/sdk"
 	"github.com/chunkkit/chunkkit/sdk/plugin"
@@ -353,4 +357,102 @@ func BenchmarkCountRangesPacked(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzCountRangesPacked sends CountRanges any packed bytes, against two kept requests and a
+// handle no longer kept: it never panics, fails only with INVALID_ARGUMENT or
+// FAILED_PRECONDITION, and when it counts, it counts exactly the texts a plain reading of the
+// pieces makes (referenceTexts), with a range counter's ranges where they are in them.
+func FuzzCountRangesPacked(f *testing.F) {
+	var seed []byte
+	seed = tokenizerv1.AppendPackedComposite(seed, 3)
+	seed = tokenizerv1.AppendPackedLiteral(seed, "a › ")
+	seed = tokenizerv1.AppendPackedRange(seed, 0, 0, 4, 7)
+	seed = tokenizerv1.AppendPackedRange(seed, 1, 0, 0, 5)
+	seed = tokenizerv1.AppendPackedComposite(seed, 0)
+	seed = tokenizerv1.AppendPackedComposite(seed, 1)
+	seed = tokenizerv1.AppendPackedRange(seed, 0, 1, 2, 9)
+	f.Add(seed)
+	f.Add(tokenizerv1.AppendPackedRange([]byte{1}, 2, 0, 0, 1))
+	f.Add([]byte{1, 8})
+	f.Fuzz(func(t *testing.T, packed []byte) {
+		seen := &marksSeen{}
+		s := serving("seen", seen, 2, 0)
+		ctx := t.Context()
+		var handles []uint64
+		kept := [][]string{{"gone"}, {"one two three", "four five"}, {"eight"}}
+		for _, texts := range kept {
+			resp, err := s.RetainBoundaries(ctx, &tokenizerv1.RetainRequest{Model: "seen", Texts: convert.Bytes(texts), PackedEnds: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			handles = append(handles, resp.GetHandle())
+		}
+		handles = append(handles[1:], handles[0]) // the third, index 2, is no longer kept
+		kept = append(kept[1:], nil)
+		var marks []any
+		for _, h := range handles[:2] {
+			_, mark, err := s.kept.get(h, "seen")
+			if err != nil {
+				t.Fatal(err)
+			}
+			marks = append(marks, mark)
+		}
+		got, err := s.CountRanges(ctx, &tokenizerv1.CountRangesRequest{Model: "seen", PackedTexts: packed, Handles: handles})
+		want, wantErr := referenceTexts(packed, kept)
+		if err != nil {
+			if code := status.Code(err); code != codes.InvalidArgument && code != codes.FailedPrecondition {
+				t.Fatalf("err = %v, want INVALID_ARGUMENT or FAILED_PRECONDITION", err)
+			}
+			if wantErr == nil {
+				t.Fatalf("err = %v for texts %q", err, want)
+			}
+			return
+		}
+		if wantErr != nil {
+			t.Fatalf("counted %v where a plain reading fails: %v", got.GetCounts(), wantErr)
+		}
+		if diff := cmp.Diff(want, seen.texts, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("texts counted (-reference +got):\n%s", diff)
+		}
+		for i, m := range seen.marked {
+			for _, r := range m.Ranges {
+				of := slices.Index(marks, r.Mark)
+				if of < 0 || m.Text[r.At:r.At+r.Len] != kept[of][r.Of][r.Start:r.Start+r.Len] {
+					t.Fatalf("text %d: range %+v is not where its text is", i, r)
+				}
+			}
+		}
+	})
+}
+
+// referenceTexts builds the texts of packed by concatenating its pieces, the ranges of kept
+// (by handle index; a nil entry is a handle no longer kept), checking each as CountRanges must.
+func referenceTexts(packed []byte, kept [][]string) ([]string, error) {
+	var (
+		out []string
+		cur strings.Builder
+	)
+	_, err := tokenizerv1.RangePackedTexts(packed,
+		func(i, j int, p tokenizerv1.PackedPiece) error {
+			if p.IsLiteral {
+				cur.Write(p.Literal)
+				return nil
+			}
+			if p.Handle >= uint64(len(kept)) || kept[p.Handle] == nil || uint64(p.Text) >= uint64(len(kept[p.Handle])) {
+				return fmt.Errorf("piece %d of %d: no such text", j, i)
+			}
+			text := kept[p.Handle][p.Text]
+			if p.Start > p.End || p.End > uint64(len(text)) {
+				return fmt.Errorf("piece %d of %d: range out of its text", j, i)
+			}
+			cur.WriteString(text[p.Start:p.End])
+			return nil
+		},
+		func(int) error {
+			out = append(out, cur.String())
+			cur.Reset()
+			return nil
+		})
+	return out, err
 }
