@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user and system) this process and its running plugin
-// processes (children whose name starts with "chunkkit-") have used so far, and whether it
-// could read them. A plugin that exits in between is not counted, so callers compare readings
+// processCPU returns the CPU time (user and system), page faults and context switches of this
+// process and its running plugin processes (children whose name starts with "chunkkit-") so
+// far, and whether it could read them. A plugin that exits in between is not counted, so callers compare readings
 // taken while the same plugins run.
 func processCPU() (cpuTimes, bool) {
 	var ru syscall.Rusage
@@ -21,6 +21,8 @@ func processCPU() (cpuTimes, bool) {
 	}
 	var t cpuTimes
 	t.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	t.faults[0] = ru.Minflt + ru.Majflt
+	t.switches[0] = ru.Nvcsw + ru.Nivcsw
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return cpuTimes{}, false
@@ -54,6 +56,42 @@ func processCPU() (cpuTimes, bool) {
 		ut, _ := strconv.ParseInt(f[11], 10, 64)
 		st, _ := strconv.ParseInt(f[12], 10, 64)
 		t.plugins += time.Duration(ut+st) * tick
+		minflt, _ := strconv.ParseInt(f[7], 10, 64)
+		majflt, _ := strconv.ParseInt(f[9], 10, 64)
+		t.faults[1] += minflt + majflt
+		t.switches[1] += contextSwitches(pid)
 	}
 	return t, true
+}
+
+// contextSwitches returns the context switches, voluntary and not, that the threads of process
+// pid running now have made, from /proc/PID/task/TID/status, or 0 when it cannot read them.
+func contextSwitches(pid int) int64 {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, task := range tasks {
+		n += taskSwitches(fmt.Sprintf("/proc/%d/task/%s/status", pid, task.Name()))
+	}
+	return n
+}
+
+// taskSwitches returns the context switches, voluntary and not, of the thread whose status file
+// is path, or 0 when it cannot read them.
+func taskSwitches(path string) int64 {
+	status, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for line := range strings.Lines(string(status)) {
+		name, value, ok := strings.Cut(line, ":")
+		if ok && (name == "voluntary_ctxt_switches" || name == "nonvoluntary_ctxt_switches") {
+			v, _ := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			n += v
+		}
+	}
+	return n
 }

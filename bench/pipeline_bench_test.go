@@ -14,7 +14,9 @@ package bench_test
 // (host/merge.go). cpu-ms/op (Linux) is
 // the CPU time the host and its plugin processes used per op, user and system: what the plugin
 // boundary costs in work, apart from what the machine's other load does to wall time, and
-// plugin-cpu-ms/op the plugin's share of it.
+// plugin-cpu-ms/op the plugin's share of it; host-ctxsw/op and plugin-ctxsw/op are each process's
+// context switches (voluntary and not, of every thread), and host-faults/op and
+// plugin-faults/op their page faults.
 
 import (
 	"context"
