@@ -23,15 +23,15 @@ func reportCPU(b *testing.B, before cpuTimes, ok bool) {
 		return
 	}
 	perOp := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
-	b.ReportMetric(perOp(after.self+after.plugins-before.self-before.plugins), "cpu-ms/op")
-	if d := after.plugins - before.plugins; d > 0 {
-		b.ReportMetric(perOp(d), "plugin-cpu-ms/op")
-	}
-	for i, name := range []string{"host", "plugin"} {
-		if i == 1 && after.plugins == before.plugins {
-			break
-		}
+	// counts reports process i's (0 this one, 1 its plugins) page faults and switches per op.
+	counts := func(i int, name string) {
 		b.ReportMetric(float64(after.faults[i]-before.faults[i])/float64(b.N), name+"-faults/op")
 		b.ReportMetric(float64(after.switches[i]-before.switches[i])/float64(b.N), name+"-ctxsw/op")
+	}
+	b.ReportMetric(perOp(after.self+after.plugins-before.self-before.plugins), "cpu-ms/op")
+	counts(0, "host")
+	if d := after.plugins - before.plugins; d > 0 {
+		b.ReportMetric(perOp(d), "plugin-cpu-ms/op")
+		counts(1, "plugin")
 	}
 }
