@@ -12,7 +12,7 @@ import (
 
 // processCPU returns the CPU time (user and system), page faults and context switches of this
 // process and its running plugin processes (children whose name starts with "chunkkit-") so
-// far, and whether it could read them. A plugin that exits in between is not counted, so
+// far, and the machine's idle time, and whether it could read them. A plugin that exits in between is not counted, so
 // callers compare readings taken while the same plugins run.
 func processCPU() (cpuTimes, bool) {
 	var ru syscall.Rusage
@@ -29,6 +29,7 @@ func processCPU() (cpuTimes, bool) {
 	}
 	self := os.Getpid()
 	tick := time.Second / 100 // USER_HZ, 100 on Linux
+	t.idle = machineIdle(tick)
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -94,4 +95,25 @@ func taskSwitches(path string) int64 {
 		}
 	}
 	return n
+}
+
+// machineIdle returns the idle time (idle and iowait) of all the machine's CPUs together so far,
+// from the first line of /proc/stat, counted in ticks of tick; 0 when it cannot be read.
+func machineIdle(tick time.Duration) time.Duration {
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(stat), "\n")
+	// cpu user nice system idle iowait ...
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0
+	}
+	idle, err1 := strconv.ParseInt(f[4], 10, 64)
+	iowait, err2 := strconv.ParseInt(f[5], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(idle+iowait) * tick
 }

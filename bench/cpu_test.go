@@ -11,12 +11,16 @@ type cpuTimes struct {
 	// faults and switches are the page faults and context switches (voluntary and not) of
 	// this process and its plugins, in that order.
 	faults, switches [2]int64
+	// idle is the machine's idle time so far, summed over its CPUs (0 when unknown): with
+	// nothing else running, what the host and its plugins left of the cores.
+	idle time.Duration
 }
 
 // reportCPU reports the CPU time per op since before (read by processCPU when ok): cpu-ms/op
 // for this process and its plugins together, and, when a plugin used any, plugin-cpu-ms/op
 // for the plugins alone; then host-faults/op and host-ctxsw/op, and, when a plugin used any,
-// plugin-faults/op and plugin-ctxsw/op.
+// plugin-faults/op and plugin-ctxsw/op; and idle-ms/op, the machine's idle time summed over its
+// CPUs, when it could be read.
 func reportCPU(b *testing.B, before cpuTimes, ok bool) {
 	after, ok2 := processCPU()
 	if !ok || !ok2 {
@@ -33,5 +37,8 @@ func reportCPU(b *testing.B, before cpuTimes, ok bool) {
 	if d := after.plugins - before.plugins; d > 0 {
 		b.ReportMetric(perOp(d), "plugin-cpu-ms/op")
 		counts(1, "plugin")
+	}
+	if before.idle > 0 && after.idle > 0 {
+		b.ReportMetric(perOp(after.idle-before.idle), "idle-ms/op")
 	}
 }
