@@ -12,8 +12,8 @@ import (
 
 // processCPU returns the CPU time (user and system), page faults and context switches of this
 // process and its running plugin processes (children whose name starts with "chunkkit-") so
-// far, and the machine's idle time, and whether it could read them. A plugin that exits in between is not counted, so
-// callers compare readings taken while the same plugins run.
+// far, with the machine's idle time, and whether it could read them. A plugin that exits in
+// between is not counted, so callers compare readings taken while the same plugins run.
 func processCPU() (cpuTimes, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

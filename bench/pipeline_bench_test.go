@@ -16,7 +16,9 @@ package bench_test
 // boundary costs in work, apart from what the machine's other load does to wall time, and
 // plugin-cpu-ms/op the plugin's share of it; host-ctxsw/op and plugin-ctxsw/op are each process's
 // context switches (voluntary and not, of every thread), and host-faults/op and
-// plugin-faults/op their page faults.
+// plugin-faults/op their page faults; idle-ms/op is the machine's idle time, summed over its
+// CPUs (/proc/stat): what the processes left of the cores, which the plugin path's sleeps and
+// wake-ups make more of (docs/bench.md, "Where the cores go idle").
 
 import (
 	"context"
