@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/chunkkit/chunkkit/beam/chunkbeam"
+	"github.com/chunkkit/chunkkit/beam/internal/tmpdir"
 	"github.com/chunkkit/chunkkit/pipeline"
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -136,7 +137,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "chunkbeam: %v\n", err)
 		os.Exit(2)
 	}
-	if err := run(context.Background(), o, os.Stderr); err != nil {
+	// Past beam.Init, so a worker's temporary folder stays the one its runner gave it.
+	restore, err := tmpdir.Own()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chunkbeam: %v\n", err)
+		os.Exit(1)
+	}
+	err = run(context.Background(), o, os.Stderr)
+	if rerr := restore(); rerr != nil {
+		fmt.Fprintf(os.Stderr, "chunkbeam: %v\n", rerr)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "chunkbeam: %v\n", err)
 		os.Exit(1)
 	}

@@ -132,6 +132,37 @@ func TestThePipelineReadsAJSONLStreamAndWritesDeadLetters(t *testing.T) {
 	}
 }
 
+// TestARunLeavesNothingInTheTemporaryFolder runs chunkbeam on Prism with $TMPDIR set to an
+// empty folder, which must be empty again afterwards: Beam's loopback mode leaves a file there
+// for each run unless chunkbeam gives the run a folder of its own (package tmpdir).
+func TestARunLeavesNothingInTheTemporaryFolder(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "chunks.jsonl")
+	cmd := exec.Command(filepath.Join(binDir, "chunkbeam"), "--input", "../../../testdata/sample.md", "--output", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chunkbeam: %v\n%s", err, msg)
+	}
+	if len(sortedLines(readFile(t, out))) == 0 {
+		t.Fatal("chunkbeam wrote no chunk")
+	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if len(names) > 0 {
+		t.Errorf("chunkbeam left %v in $TMPDIR", names)
+	}
+}
+
 // flagHelp returns each flag's help block (the lines flag.PrintDefaults writes for it) from
 // a command's -h output.
 func flagHelp(usage string) map[string]string {
