@@ -8,6 +8,9 @@ package bench_test
 //	CHUNKKIT_CORPUS=/tmp/corpus go test -run '^$' -bench 'Corpus$' -count 10 ./bench | tee corpus.txt
 //	go tool benchstat -col /path corpus.txt
 //
+// CHUNKKIT_CORPUS_FOLDER names another folder of the corpus to chunk instead (en-rst, multi, or
+// . for all of it; docs/bench.md, "Other parts of the corpus").
+//
 // calls/doc is the counter calls per document (a Boundaries and a Count, or their protocol 1.1
 // forms RetainBoundaries and CountRanges, per document and verify round); plugin-calls/doc, the
 // calls the host made on the plugin, fewer when documents that queue for their turn share one
@@ -122,15 +125,26 @@ func BenchmarkCorpusPaired(b *testing.B) {
 	}
 }
 
-// corpusInputs reads the corpus's Node.js API documents into memory and returns them as
-// pipeline.Run's input, with their bytes.
+// corpusFolderEnv names the folder of the corpus that BenchmarkCorpus and BenchmarkCorpusPaired
+// chunk, relative to it ("." for all of it); the default is the Node.js API documents.
+const corpusFolderEnv = "CHUNKKIT_CORPUS_FOLDER"
+
+// corpusInputs reads the documents of the corpus's folder (corpusFolderEnv; the Node.js API
+// documents by default) into memory and returns them as pipeline.Run's input, with their bytes.
 func corpusInputs(b *testing.B) (iter.Seq2[pipeline.Input, error], int) {
 	b.Helper()
 	root := os.Getenv(corpusEnv)
 	if root == "" {
 		b.Skipf("set %s to a corpus built by ../shared/tools/build-corpus.sh", corpusEnv)
 	}
-	dir := filepath.Join(root, "en-md", "nodejs-api")
+	folder := filepath.Join("en-md", "nodejs-api")
+	if f := os.Getenv(corpusFolderEnv); f != "" {
+		folder = f
+	}
+	dir := filepath.Join(root, folder)
+	if _, err := os.Stat(dir); err != nil {
+		b.Fatalf("%s=%s: %v", corpusFolderEnv, folder, err)
+	}
 	var inputs []pipeline.Input
 	size := 0
 	for in, err := range pipeline.Walk([]string{dir}, pipeline.WalkOptions{}) {
