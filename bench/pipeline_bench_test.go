@@ -141,10 +141,7 @@ func corpusInputs(b *testing.B) (iter.Seq2[pipeline.Input, error], int) {
 	if f := os.Getenv(corpusFolderEnv); f != "" {
 		folder = f
 	}
-	dir := filepath.Join(root, folder)
-	if _, err := os.Stat(dir); err != nil {
-		b.Fatalf("%s=%s: %v", corpusFolderEnv, folder, err)
-	}
+	dir := filepath.Join(root, folder) // a missing one is Walk's first error
 	var inputs []pipeline.Input
 	size := 0
 	for in, err := range pipeline.Walk([]string{dir}, pipeline.WalkOptions{}) {
