@@ -37,7 +37,10 @@ import (
 // HeadingAware makes one Boundaries call and one Count call per window of the document (a
 // document of up to WindowBytes of text is one window; see ChunkSeq), plus a further Count for
 // the rare chunk whose verified count exceeds its estimate; such a chunk is re-split, never
-// emitted over budget. It is safe for concurrent use if its Counter and Sentences are.
+// emitted over budget. A document of several windows has the next window's Boundaries call
+// under way while it packs and verifies a window (see windows in stream.go), so its Counter
+// is called from a goroutine of the chunker's own too. It is safe for concurrent use if its
+// Counter and Sentences are.
 type HeadingAware struct {
 	Config
 	// HeadingChunks emits every heading as a heading chunk of its own, the parent of its
@@ -87,6 +90,7 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 			return
 		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
+		defer w.stop()
 		w.source = func() *sdk.SourceMap { return doc.Source }
 		for _, b := range doc.Blocks {
 			if !w.add(b) {
@@ -98,9 +102,9 @@ func (h *HeadingAware) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.D
 }
 
 // ChunkParts implements sdk.PartChunker: it yields the chunks of the document whose blocks
-// parts yields, window by window as in ChunkSeq, reading the parts only as far as the window
-// it is chunking, so that it holds one window's blocks, source segments, token ends and chunks
-// at a time.
+// parts yields, window by window as in ChunkSeq, reading the parts only one window beyond the
+// window it is chunking, so that it holds two windows' blocks and source segments, and one
+// window's token ends and chunks, at a time.
 func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error]) iter.Seq2[sdk.Chunk, error] {
 	return func(yield func(sdk.Chunk, error) bool) {
 		maxTokens, overlap, err := h.check(headingAwareName)
@@ -112,7 +116,8 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 			return
 		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
-		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
+		defer w.stop()
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, w.failed) {
 			w.end()
 		}
 	}
@@ -127,11 +132,17 @@ const headingAwareName = "heading-aware chunker"
 // document, of the block before which this window ends carried, or -1, and when it does
 // chunkWindow returns what the next window goes on with.
 func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, heads []*partHead, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
-	const name = headingAwareName
-	l, err := measureWindow(ctx, name, h.Counter, doc, joined, func(sdk.Block) bool { return true })
+	l, err := measureWindow(ctx, headingAwareName, h.Counter, doc, joined, func(sdk.Block) bool { return true })
 	if err != nil {
 		return nil, nil, err
 	}
+	return h.packLayout(ctx, req, l, heads, at, in, carried, maxTokens, overlap)
+}
+
+// packLayout is chunkWindow once the window is measured: l is its layout.
+func (h *HeadingAware) packLayout(ctx context.Context, req sdk.Request, l *layout, heads []*partHead, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
+	const name = headingAwareName
+	doc := l.doc
 	l.heads = heads
 	l.base = at.base
 	from := 0 // the first block to pack: those before are held again for in's chunks

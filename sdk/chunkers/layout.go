@@ -78,6 +78,57 @@ func measureLayout(ctx context.Context, name string, counter sdk.TokenCounter, d
 // separator where joined[i] (the parts of a large block; see splitLarge); nil joined means
 // none does.
 func measureWindow(ctx context.Context, name string, counter sdk.TokenCounter, doc *sdk.Document, joined []bool, measure func(sdk.Block) bool) (*layout, error) {
+	if measure == nil {
+		return newWindowLayout(doc, joined, nil, nil), nil
+	}
+	m, err := measureBlocks(ctx, name, counter, doc.ID, doc.Title, doc.Blocks, measure)
+	if err != nil {
+		return nil, err
+	}
+	return newWindowLayout(doc, joined, nil, m), nil
+}
+
+// measurement is what one Boundaries call measured of a run of blocks: the separators and
+// the title first (measuredExtra texts), then the blocks idx names, in order.
+type measurement struct {
+	bounds   [][]int
+	retained sdk.Retained
+	idx      []int // per text from measuredExtra on, the index of its block in the run
+}
+
+// measuredExtra is how many texts a measurement sends before the blocks': sdk.Separator,
+// ContextSeparator and the document's title.
+const measuredExtra = 3
+
+// measureBlocks measures, with one Boundaries call, the blocks of a run (of document docID,
+// titled title) that measure selects and are not blank, together with the title and the
+// separators.
+func measureBlocks(ctx context.Context, name string, counter sdk.TokenCounter, docID, title string, blocks []sdk.Block, measure func(sdk.Block) bool) (*measurement, error) {
+	texts := []string{sdk.Separator, ContextSeparator, oneLine(title)}
+	var idx []int
+	for i, b := range blocks {
+		if measure(b) && !sdk.IsBlank(b.Text) {
+			texts = append(texts, b.Text)
+			idx = append(idx, i)
+		}
+	}
+	bounds, retained, err := sdk.RetainBoundaries(ctx, counter, texts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, docID, err)
+	}
+	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
+		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, docID, err)
+	}
+	return &measurement{bounds: bounds, retained: retained, idx: idx}, nil
+}
+
+// newWindowLayout returns the layout of doc, whose block i continues block i-1 without a
+// separator where joined[i], from what is known of its blocks' tokens: held[i], for the first
+// len(held) blocks, holds the token ends of block i relative to its start, as an earlier
+// window measured them (nil for a block not measured), and m measured the blocks after those;
+// a nil m measured nothing. Pieces of the held blocks are counted as literals: the texts m
+// retained are those of the later blocks only.
+func newWindowLayout(doc *sdk.Document, joined []bool, held [][]int, m *measurement) *layout {
 	if !slices.Contains(joined, true) {
 		joined = nil
 	}
@@ -88,67 +139,82 @@ func measureWindow(ctx context.Context, name string, counter sdk.TokenCounter, d
 	l := &layout{doc: doc, canon: canon, joined: joined, ends: make([][]int, len(doc.Blocks)),
 		reserve: make([]int, len(doc.Blocks)), textTok: map[string]int{},
 		strong: make([][]int, len(doc.Blocks)), words: make([][]int, len(doc.Blocks))}
-	if measure == nil {
-		return l, nil
+	if m == nil {
+		return l
 	}
-	title := oneLine(doc.Title)
-	texts := []string{sdk.Separator, ContextSeparator, title}
-	const extra = 3
-	var idx []int
-	for i, b := range doc.Blocks {
-		if measure(b) && !sdk.IsBlank(b.Text) {
-			texts = append(texts, b.Text)
-			idx = append(idx, i)
-		}
-	}
-	bounds, retained, err := sdk.RetainBoundaries(ctx, counter, texts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
-	}
-	if err := sdk.CheckBoundaries(texts, bounds); err != nil {
-		return nil, fmt.Errorf("%s: token boundaries of document %q: %w", name, doc.ID, err)
-	}
-	l.retained = retained
+	from := len(held)
+	bounds := m.bounds
+	l.retained = m.retained
 	l.textOf = make([]int, len(doc.Blocks))
 	for i := range l.textOf {
 		l.textOf[i] = -1
 	}
-	for k, i := range idx {
-		l.textOf[i] = k + extra
+	for k, i := range m.idx {
+		l.textOf[from+i] = k + measuredExtra
 	}
 	l.sepTok, l.arrowTok = len(bounds[0]), len(bounds[1])
-	if title != "" {
+	if title := oneLine(doc.Title); title != "" {
 		l.textTok[title] = len(bounds[2])
 	}
+	// rel holds, per block, its token ends relative to its start: the held blocks', then those
+	// m measured.
+	rel := make([][]int, len(doc.Blocks))
+	copy(rel, held)
 	n := 0
-	for _, bs := range bounds[extra:] {
-		n += len(bs)
+	for i, ends := range held {
+		if ends != nil && !sdk.IsBlank(doc.Blocks[i].Text) {
+			n += len(ends)
+		}
+	}
+	for k, i := range m.idx {
+		rel[from+i] = bounds[k+measuredExtra]
+		n += len(bounds[k+measuredExtra])
 	}
 	// Every block's ends are its run of l.all, which is sized to hold them all and so never
 	// moves; a window whose one measured block starts it has the counter's ends as they are.
-	if len(idx) == 1 && l.canon.Starts[idx[0]] == 0 {
-		l.all = slices.Clip(bounds[extra])
+	measured := func(i int) bool { return rel[i] != nil && !sdk.IsBlank(doc.Blocks[i].Text) }
+	if from == 0 && len(m.idx) == 1 && l.canon.Starts[m.idx[0]] == 0 {
+		i := m.idx[0]
+		l.all = slices.Clip(rel[i])
 		if l.all == nil {
 			l.all = []int{}
 		}
-		l.ends[idx[0]] = l.all
+		l.ends[i] = l.all
 	} else {
 		l.all = make([]int, 0, n)
-		for k, i := range idx {
+		for i := range doc.Blocks {
+			if !measured(i) {
+				continue
+			}
 			start, from := l.canon.Starts[i], len(l.all)
-			for _, e := range bounds[k+extra] {
+			for _, e := range rel[i] {
 				l.all = append(l.all, start+e)
 			}
 			l.ends[i] = l.all[from:len(l.all):len(l.all)]
 		}
 	}
-	for _, i := range idx {
-		if doc.Blocks[i].Kind == sdk.KindHeading {
+	for i, b := range doc.Blocks {
+		if l.ends[i] != nil && b.Kind == sdk.KindHeading {
 			a, b := trim(l.canon.Text, l.canon.Starts[i], l.blockEnd(i))
 			l.textTok[oneLine(l.canon.Text[a:b])] = l.tokens(a, b)
 		}
 	}
-	return l, nil
+	return l
+}
+
+// relativeEnds returns the token ends of block i relative to its start, nil for a block not
+// measured: what a later window that holds the block again knows of it (newWindowLayout).
+func (l *layout) relativeEnds(i int) []int {
+	ends := l.ends[i]
+	if ends == nil {
+		return nil
+	}
+	rel := make([]int, len(ends))
+	start := l.canon.Starts[i]
+	for k, e := range ends {
+		rel[k] = e - start
+	}
+	return rel
 }
 
 // joinedCanonical is doc.Canonical() without the separator before each block i where

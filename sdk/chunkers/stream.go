@@ -21,8 +21,8 @@ const DefaultWindowBytes = 256 << 10
 
 // A window is a run of a document's blocks that a chunker measures, packs and verifies on its
 // own, so that it holds the token ends, sentence ends, units and drafts of one window at a
-// time instead of the whole document's, and yields the window's chunks before reading the
-// next. A window ends in one of two ways, both of which leave the chunks exactly those of the
+// time instead of the whole document's (HeadingAware has the token ends of the next window
+// measured meanwhile, see windows), and yields the window's chunks before reading further. A window ends in one of two ways, both of which leave the chunks exactly those of the
 // whole document at once:
 //
 //   - clean, before a heading that starts a section of its own at the outermost level, where
@@ -232,8 +232,17 @@ func countWindows(doc *sdk.Document, size int, keepTables bool) int {
 	return n
 }
 
-// windows hands a document's blocks to HeadingAware.chunkWindow a window at a time and yields
-// the chunks: add takes the blocks in order, end chunks the last window.
+// windows hands a document's blocks to HeadingAware a window at a time and yields the chunks:
+// add takes the blocks in order, end chunks the last window.
+//
+// It reads one window ahead. When a window ends, its blocks are measured (its Boundaries
+// call) on a goroutine of their own while the window before is packed, verified and yielded,
+// and then while the next window's blocks are read: a counter in another process measures one
+// window while the host works on its neighbours, where a document of several windows would
+// otherwise pay host work and counting one after the other. A window that ends carried hands
+// the next the blocks it holds again with their token ends (held), which are not measured
+// twice. The chunks, and any error, come in the order chunking one window after the other
+// gives them.
 type windows struct {
 	h                  *HeadingAware
 	ctx                context.Context
@@ -242,15 +251,55 @@ type windows struct {
 	maxTokens, overlap int
 	yield              func(sdk.Chunk, error) bool
 	cut                windowCutter
-	blocks             []sdk.Block // the window's so far
-	joined             []bool      // per block of the window, whether it continues the one before; nil for none
-	heads              []*partHead // per block of the window, the header of the table or code block it is a part of; nil for none
-	at                 part
-	in                 *carry
-	// source returns the source map of the window's blocks, with the whole document's
-	// offsets; drop, when set, is told the canonical offset the next window starts at.
+	run                blockRun // the blocks read since the last window ended
+	start              int      // the canonical offset of run's first block
+	pending            *pendingWindow
+	// held is what the window packed last hands the pending one: the blocks it holds again
+	// (see carry) with their token ends; in is its carry, nil when it ended clean.
+	held  heldBlocks
+	in    *carry
+	first int // the position of the next chunk
+	// source returns the source map of the blocks read and not dropped, with the whole
+	// document's offsets; drop, when set, is told the canonical offset the next window to
+	// pack starts at.
 	source func() *sdk.SourceMap
 	drop   func(next int)
+}
+
+// blockRun is a run of a window's blocks with, per block, whether it continues the one before
+// without a separator (joined; nil for none) and the header of the table or code block it is
+// a part of (heads; nil for none).
+type blockRun struct {
+	blocks []sdk.Block
+	joined []bool
+	heads  []*partHead
+}
+
+// pendingWindow is a window that has ended and is not yet packed: its blocks after those it
+// holds again, and their measurement, under way once it has begun.
+type pendingWindow struct {
+	run      blockRun
+	start    int  // the canonical offset of run's first block
+	end      int  // the canonical offset of the block the window ends before, or of the document's end
+	carried  bool // the window ends carried
+	measured *measuring
+}
+
+// measuring is a measurement under way on a goroutine of its own. Its call takes no place of a
+// scheduler's (sdk.StartWait): the document goes on working meanwhile, and takes a place to
+// wait only when it has to wait for the answer (windows.measurement).
+type measuring struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed once m and err are set
+	m      *measurement
+	err    error
+}
+
+// heldBlocks is a run of blocks a window holds again, with the token ends of each relative to
+// its start (nil for a block not measured).
+type heldBlocks struct {
+	run  blockRun
+	ends [][]int
 }
 
 func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *windows {
@@ -280,65 +329,192 @@ func (w *windows) add(b sdk.Block) bool {
 // when joined, and is a part of the table or code block whose header head holds when head is
 // not nil.
 func (w *windows) push(b sdk.Block, joined bool, head *partHead) bool {
-	if off, cut := w.cut.next(b, joined); cut != noCut && !w.flush(off, cut) {
+	if off, cut := w.cut.next(b, joined); cut != noCut && !w.endWindow(off, cut) {
 		return false
 	}
-	if joined && w.joined == nil {
-		w.joined = make([]bool, len(w.blocks), len(w.blocks)+1)
-	}
-	if head != nil && w.heads == nil {
-		w.heads = make([]*partHead, len(w.blocks), len(w.blocks)+1)
-	}
-	w.blocks = append(w.blocks, b)
-	if w.joined != nil {
-		w.joined = append(w.joined, joined)
-	}
-	if w.heads != nil {
-		w.heads = append(w.heads, head)
-	}
+	w.run.push(b, joined, head)
 	return true
 }
 
-// end chunks the last window.
-func (w *windows) end() { w.flush(w.cut.off, noCut) }
-
-// flush chunks the window and starts the next at canonical offset next, or carried before the
-// block there.
-func (w *windows) flush(next int, cut cutKind) bool {
-	doc := *w.doc
-	doc.Blocks, doc.Source = w.blocks, nil
-	w.at.source = w.source()
-	carried := -1
-	if cut == carriedCut {
-		carried = next
+// push appends b to the run (see windows.push).
+func (r *blockRun) push(b sdk.Block, joined bool, head *partHead) {
+	if joined && r.joined == nil {
+		r.joined = make([]bool, len(r.blocks), len(r.blocks)+1)
 	}
-	chunks, out, err := w.h.chunkWindow(w.ctx, w.req, &doc, w.joined, w.heads, w.at, w.in, carried, w.maxTokens, w.overlap)
+	if head != nil && r.heads == nil {
+		r.heads = make([]*partHead, len(r.blocks), len(r.blocks)+1)
+	}
+	r.blocks = append(r.blocks, b)
+	if r.joined != nil {
+		r.joined = append(r.joined, joined)
+	}
+	if r.heads != nil {
+		r.heads = append(r.heads, head)
+	}
+}
+
+// tail returns a copy of the run's last n blocks.
+func (r blockRun) tail(n int) blockRun {
+	t := blockRun{blocks: slices.Clone(r.blocks[len(r.blocks)-n:])}
+	if r.joined != nil {
+		t.joined = slices.Clone(r.joined[len(r.joined)-n:])
+	}
+	if r.heads != nil {
+		t.heads = slices.Clone(r.heads[len(r.heads)-n:])
+	}
+	return t
+}
+
+// then returns r followed by s; s itself when r is empty.
+func (r blockRun) then(s blockRun) blockRun {
+	if len(r.blocks) == 0 {
+		return s
+	}
+	out := blockRun{blocks: slices.Concat(r.blocks, s.blocks)}
+	if r.joined != nil || s.joined != nil {
+		out.joined = slices.Concat(orZero(r.joined, len(r.blocks)), orZero(s.joined, len(s.blocks)))
+	}
+	if r.heads != nil || s.heads != nil {
+		out.heads = slices.Concat(orZero(r.heads, len(r.blocks)), orZero(s.heads, len(s.blocks)))
+	}
+	return out
+}
+
+// orZero returns s, or n zero values when s is nil.
+func orZero[T any](s []T, n int) []T {
+	if s == nil {
+		return make([]T, n)
+	}
+	return s
+}
+
+// end chunks the last window.
+func (w *windows) end() {
+	if w.endWindow(w.cut.off, noCut) {
+		w.packPending()
+	}
+}
+
+// endWindow ends the window being read before the block at canonical offset next (at the
+// document's end when cut is noCut): it starts measuring the window's blocks, unless it is a
+// document's only window (measured as it is packed, so that its call is made as any other
+// document's), and packs the window before.
+func (w *windows) endWindow(next int, cut cutKind) bool {
+	p := &pendingWindow{run: w.run, start: w.start, end: next, carried: cut == carriedCut}
+	w.run, w.start = blockRun{}, next
+	if cut != noCut || w.pending != nil {
+		p.measured = w.measureAhead(p.run.blocks)
+	}
+	ok := w.packPending()
+	w.pending = p
+	return ok
+}
+
+// all is the measure func of HeadingAware: every block is measured.
+func all(sdk.Block) bool { return true }
+
+// measureAhead starts measuring blocks on a goroutine of its own.
+func (w *windows) measureAhead(blocks []sdk.Block) *measuring {
+	ctx, cancel := context.WithCancel(w.ctx)
+	ctx = sdk.WithParkHook(sdk.WithWaitHook(ctx, nil), nil)
+	m := &measuring{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		m.m, m.err = measureBlocks(ctx, headingAwareName, w.h.Counter, w.doc.ID, w.doc.Title, blocks, all)
+	}()
+	return m
+}
+
+// measurement returns the measurement of p's blocks: measured now, or once the call under way
+// answers.
+func (w *windows) measurement(p *pendingWindow) (*measurement, error) {
+	m := p.measured
+	if m == nil {
+		return measureBlocks(w.ctx, headingAwareName, w.h.Counter, w.doc.ID, w.doc.Title, p.run.blocks, all)
+	}
+	select {
+	case <-m.done:
+	default:
+		resume := sdk.StartWait(w.ctx)
+		<-m.done
+		resume()
+	}
+	m.cancel()
+	return m.m, m.err
+}
+
+// packPending packs, verifies and yields the pending window, if there is one. It reports false
+// when the chunks are no longer wanted or chunking failed (and the error was yielded).
+func (w *windows) packPending() bool {
+	p := w.pending
+	if p == nil {
+		return true
+	}
+	w.pending = nil
+	m, err := w.measurement(p)
 	if err != nil {
 		w.yield(sdk.Chunk{}, err)
 		return false
 	}
+	win := w.held.run.then(p.run)
+	base := p.start
+	if w.in != nil {
+		base = w.in.base
+	}
+	doc := *w.doc
+	doc.Blocks, doc.Source = win.blocks, nil
+	l := newWindowLayout(&doc, win.joined, w.held.ends, m)
+	at := part{base: base, first: w.first, source: w.source()}
+	carried := -1
+	if p.carried {
+		carried = p.end
+	}
+	chunks, out, err := w.h.packLayout(w.ctx, w.req, l, win.heads, at, w.in, carried, w.maxTokens, w.overlap)
+	if err != nil {
+		w.yield(sdk.Chunk{}, err)
+		return false
+	}
+	w.first += len(chunks)
 	for _, c := range chunks {
 		if !w.yield(c, nil) {
 			return false
 		}
 	}
-	w.in = out
-	keep := 0
+	w.in, w.held = out, heldBlocks{}
+	next := p.end
 	if out != nil {
-		next, keep = out.base, out.blocks
+		next = out.base
+		w.held.run = win.tail(out.blocks)
+		w.held.ends = make([][]int, out.blocks)
+		for k := range w.held.ends {
+			w.held.ends[k] = l.relativeEnds(len(win.blocks) - out.blocks + k)
+		}
 	}
 	if w.drop != nil {
 		w.drop(next)
 	}
-	w.blocks = slices.Clone(w.blocks[len(w.blocks)-keep:])
-	if w.joined != nil {
-		w.joined = slices.Clone(w.joined[len(w.joined)-keep:])
-	}
-	if w.heads != nil {
-		w.heads = slices.Clone(w.heads[len(w.heads)-keep:])
-	}
-	w.at = part{base: next, first: w.at.first + len(chunks)}
 	return true
+}
+
+// failed is the yield of the parts ChunkParts reads, which yields nothing but an error: the
+// chunks of the window that ended before it come first, as they would chunking one window
+// after the other.
+func (w *windows) failed(_ sdk.Chunk, err error) bool {
+	if w.packPending() {
+		w.yield(sdk.Chunk{}, err)
+	}
+	return false
+}
+
+// stop abandons a measurement under way once the chunks are no longer wanted: its call is
+// cancelled and waited for, so that nothing of the document still runs when its chunking
+// returns.
+func (w *windows) stop() {
+	if p := w.pending; p != nil && p.measured != nil {
+		p.measured.cancel()
+		<-p.measured.done
+	}
+	w.pending = nil
 }
 
 // largeBlocks is how many parts' worth of text a block holds before splitLarge cuts it, and
