@@ -3,6 +3,7 @@ package chunkers
 import (
 	"context"
 	"iter"
+	"slices"
 
 	"github.com/chunkkit/chunkkit/sdk"
 )
@@ -20,8 +21,10 @@ type FixedTokens struct {
 	Config
 	// WindowBytes is the canonical text FixedTokens measures at least at once (0 means
 	// DefaultWindowBytes, a negative value the whole document): ChunkSeq and ChunkParts make
-	// the chunks whose tokens it holds and measure the next blocks with those of the chunk
-	// that goes on past them, so that the chunks are the same whatever it is.
+	// the chunks whose tokens it holds and go on with the next blocks and those of the chunk
+	// that goes on past them, whose token ends they keep, so that the chunks are the same
+	// whatever it is. The next window's blocks are measured while one is chunked (see
+	// fixedWindows), so the Counter is called from a goroutine of the chunker's own too.
 	WindowBytes int
 }
 
@@ -48,16 +51,17 @@ func (f *FixedTokens) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Do
 			return
 		}
 		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
+		defer w.stop()
 		w.source = func() *sdk.SourceMap { return doc.Source }
-		if feedBlocks(doc.Blocks, w.size, func(all []sdk.Block) { w.blocks = all }, w.add) {
+		if feedBlocks(doc.Blocks, w.size, func(all []sdk.Block) { w.run = all }, w.add) {
 			w.end()
 		}
 	}
 }
 
 // ChunkParts implements sdk.PartChunker: it yields the chunks of the document whose blocks
-// parts yields, a window at a time as in ChunkSeq, reading the parts only as far as the window
-// it is chunking.
+// parts yields, a window at a time as in ChunkSeq, reading the parts only one window beyond
+// the window it is chunking (see fixedWindows).
 func (f *FixedTokens) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error]) iter.Seq2[sdk.Chunk, error] {
 	return func(yield func(sdk.Chunk, error) bool) {
 		maxTokens, overlap, err := f.check(fixedTokensName)
@@ -69,15 +73,19 @@ func (f *FixedTokens) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.
 			return
 		}
 		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
-		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
+		defer w.stop()
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, w.failed) {
 			w.end()
 		}
 	}
 }
 
 // fixedWindows hands a document's blocks to FixedTokens a window at a time: once the blocks
-// held reach size bytes, it makes the chunks whose tokens they hold and keeps, for the next
-// window, the blocks from the one the next chunk starts in.
+// read since the last window ended reach size bytes, it makes the chunks whose tokens the
+// window holds and keeps, for the next window, the blocks from the one the next chunk starts
+// in, with their token ends. It reads one window ahead, as HeadingAware's windows do: a
+// window's blocks are measured on a goroutine of their own while the window before is
+// chunked, and then while the next window's blocks are read.
 type fixedWindows struct {
 	f                  *FixedTokens
 	ctx                context.Context
@@ -85,49 +93,106 @@ type fixedWindows struct {
 	doc                *sdk.Document // the document's identity; its blocks come through add
 	maxTokens, overlap int
 	yield              func(sdk.Chunk, error) bool
-	size               int         // the text a window holds at least; 0 for one window
-	blocks             []sdk.Block // the window's
-	bytes              int         // the canonical text of blocks
-	kept               int         // of which the blocks kept from the window before
-	at                 part        // where the window's first block is in the whole document
-	next               int         // the next chunk's first token, counted in the window
-	prevEnd            int         // the whole-document offset the last chunk made ends at; -1 for none
+	size               int // the text a window holds at least; 0 for one window
+	measure            measurer
+	run                []sdk.Block // the blocks read since the last window ended
+	runBytes           int         // their canonical text, with the separators before them
+	read               bool        // a block was read
+	pending            *fixedPending
+	held               heldBlocks // the blocks of the window chunked last the next chunk starts in
+	at                 part       // where the pending window's first block is in the whole document
+	next               int        // the next chunk's first token, counted in the pending window
+	prevEnd            int        // the whole-document offset the last chunk made ends at; -1 for none
 	source             func() *sdk.SourceMap
 	drop               func(next int)
 }
 
-func (f *FixedTokens) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *fixedWindows {
-	return &fixedWindows{f: f, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, size: windowSize(f.WindowBytes), prevEnd: -1}
+// fixedPending is a window of FixedTokens that has ended and is not yet chunked: its blocks
+// after those held, and their measurement, under way once it has begun.
+type fixedPending struct {
+	blocks   []sdk.Block
+	measured *measuring
 }
 
-// add takes the next block, and chunks what the window holds once it reaches its size. It
-// reports false when the chunks are no longer wanted or chunking failed.
+func (f *FixedTokens) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *fixedWindows {
+	return &fixedWindows{f: f, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, size: windowSize(f.WindowBytes), prevEnd: -1,
+		measure: measurer{ctx: ctx, name: fixedTokensName, counter: f.Counter, doc: doc}}
+}
+
+// add takes the next block, and ends the window once the blocks read since the last one ended
+// reach its size. It reports false when the chunks are no longer wanted or chunking failed.
 func (w *fixedWindows) add(b sdk.Block) bool {
-	if len(w.blocks) > 0 {
-		w.bytes += len(sdk.Separator)
+	if w.read {
+		w.runBytes += len(sdk.Separator)
 	}
-	w.blocks = append(w.blocks, b)
-	w.bytes += len(b.Text)
-	if w.size > 0 && w.bytes-w.kept >= w.size { // a window's worth of new text: each is measured O(1) times
-		return w.run(false)
+	w.read = true
+	w.run = append(w.run, b)
+	w.runBytes += len(b.Text)
+	if w.size > 0 && w.runBytes >= w.size { // a window's worth of new text: each is measured once
+		return w.endWindow(false)
 	}
 	return true
 }
 
 // end chunks the rest.
-func (w *fixedWindows) end() { w.run(true) }
+func (w *fixedWindows) end() {
+	if w.endWindow(true) {
+		w.chunkPending(true)
+	}
+}
 
-// run makes the chunks of the window's tokens — all of them when last, else those whose
-// window of tokens the blocks hold — yields them, and keeps the blocks the next chunk starts
-// in for the next window.
-func (w *fixedWindows) run(last bool) bool {
-	doc := *w.doc
-	doc.Blocks, doc.Source = w.blocks, nil
-	l, err := measureLayout(w.ctx, fixedTokensName, w.f.Counter, &doc, func(sdk.Block) bool { return true })
+// endWindow ends the window being read, the last when last: it starts measuring its blocks,
+// unless it is the document's only window, and chunks the window before.
+func (w *fixedWindows) endWindow(last bool) bool {
+	p := &fixedPending{blocks: w.run}
+	w.run, w.runBytes = nil, 0
+	if !last || w.pending != nil {
+		p.measured = w.measure.ahead(p.blocks)
+	}
+	ok := w.chunkPending(false)
+	w.pending = p
+	return ok
+}
+
+// failed is the yield of the parts ChunkParts reads, which yields nothing but an error: the
+// chunks of the window that ended before it come first, as they would chunking one window
+// after the other.
+func (w *fixedWindows) failed(_ sdk.Chunk, err error) bool {
+	if w.chunkPending(false) {
+		w.yield(sdk.Chunk{}, err)
+	}
+	return false
+}
+
+// stop abandons a measurement under way once the chunks are no longer wanted.
+func (w *fixedWindows) stop() {
+	if p := w.pending; p != nil {
+		p.measured.abandon()
+	}
+	w.pending = nil
+}
+
+// chunkPending makes the chunks of the pending window's tokens — all of them when last, else
+// those whose window of tokens its blocks hold — yields them, and keeps the blocks the next
+// chunk starts in for the next window.
+func (w *fixedWindows) chunkPending(last bool) bool {
+	p := w.pending
+	if p == nil {
+		return true
+	}
+	w.pending = nil
+	m, err := w.measure.result(p.measured, p.blocks)
 	if err != nil {
 		w.yield(sdk.Chunk{}, err)
 		return false
 	}
+	blocks := p.blocks
+	if len(w.held.run.blocks) > 0 {
+		blocks = slices.Concat(w.held.run.blocks, p.blocks)
+	}
+	doc := *w.doc
+	doc.Blocks, doc.Source = blocks, nil
+	l := newWindowLayout(&doc, nil, w.held.ends, m)
 	l.base = w.at.base
 	cx := newContexter(l, w.f.contextMode(ContextNone), w.maxTokens)
 	title := cx.render(nil) // FixedTokens knows no sections: a context is the title at most
@@ -187,9 +252,10 @@ func (w *fixedWindows) run(last bool) bool {
 	if w.drop != nil {
 		w.drop(next)
 	}
-	w.blocks = append([]sdk.Block(nil), w.blocks[keep:]...)
-	w.bytes -= l.canon.Starts[keep]
-	w.kept = w.bytes
+	w.held = heldBlocks{run: blockRun{blocks: slices.Clone(blocks[keep:])}, ends: make([][]int, len(blocks)-keep)}
+	for k := range w.held.ends {
+		w.held.ends[k] = l.relativeEnds(keep + k)
+	}
 	w.at = part{base: next, first: w.at.first + len(drafts)}
 	w.next = i - tokens
 	return true

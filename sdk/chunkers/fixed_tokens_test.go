@@ -61,7 +61,7 @@ func TestFixedTokensWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %s: %v", fixedName(c), doc.ID, err)
 				}
-				counted.n = 0
+				counted.n.Store(0)
 				got, err := small.Chunk(context.Background(), conformance.Request(), doc)
 				if err != nil {
 					t.Fatalf("%s: %s: windows of %d bytes: %v", fixedName(c), doc.ID, size, err)
@@ -69,7 +69,7 @@ func TestFixedTokensWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("%s: %s: windows of %d bytes differ from the whole document (-whole +windows):\n%s", fixedName(c), doc.ID, size, diff)
 				}
-				windows += counted.n
+				windows += int(counted.n.Load())
 			}
 		}
 		if c.MaxTokens != 16 || c.OverlapTokens == c.MaxTokens-1 {

@@ -18,10 +18,10 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
-// The tests of this file hold HeadingAware's windows to reading one window ahead (see
-// windows in stream.go): a window's blocks are measured while the window before is packed,
-// the blocks a carried window holds again are not measured twice, and neither changes the
-// chunks, the order of chunks and errors, or leaves a call running.
+// The tests of this file hold HeadingAware's and FixedTokens' windows to reading one window
+// ahead (see windows in stream.go and fixedWindows): a window's blocks are measured while the
+// window before is packed, the blocks a window holds again are not measured twice, and neither
+// changes the chunks, the order of chunks and errors, or leaves a call running.
 
 // marker is the word only section k's paragraphs have.
 func marker(k int) string { return fmt.Sprintf("zq%dzq", k) }
@@ -115,16 +115,31 @@ func anyContains(texts []string, s string) bool {
 func TestALaterWindowIsMeasuredWhileTheOneBeforeIsPacked(t *testing.T) {
 	t.Parallel()
 	doc := sectionsDoc(4)
-	counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
-	windowed, whole := readAheadChunker(t, counter, doc)
-	sameChunks(t, windowed, whole, doc)
-	if counter.waited.Load() {
-		t.Error("the first window was verified before the second was measured: the windows were not read ahead")
-	}
+	t.Run("heading-aware", func(t *testing.T) {
+		counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
+		windowed, whole := readAheadChunker(t, counter, doc)
+		sameChunks(t, windowed, whole, doc)
+		if counter.waited.Load() {
+			t.Error("the first window was verified before the second was measured: the windows were not read ahead")
+		}
+	})
+	// FixedTokens ends a window once a section's worth of text was read since the last: the
+	// first window is the first section and the second's heading, the next ones a section's
+	// paragraphs and the next heading.
+	t.Run("fixed-tokens", func(t *testing.T) {
+		counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
+		size := doc.Canonical().Starts[perSection]
+		windowed := &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: size}
+		whole := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: -1}
+		sameChunks(t, windowed, whole, doc)
+		if counter.waited.Load() {
+			t.Error("the first window was verified before the second was measured: the windows were not read ahead")
+		}
+	})
 }
 
 // sameChunks fails t unless windowed gives doc the chunks whole does.
-func sameChunks(t *testing.T, windowed, whole *chunkers.HeadingAware, doc *sdk.Document) {
+func sameChunks(t *testing.T, windowed, whole sdk.Chunker, doc *sdk.Document) {
 	t.Helper()
 	want, err := whole.Chunk(context.Background(), conformance.Request(), doc)
 	if err != nil {
@@ -160,9 +175,10 @@ func (m *measuredBytes) Boundaries(ctx context.Context, texts []string) ([][]int
 }
 
 // TestABlockHeldAgainIsNotMeasuredAgain holds windows that end carried (a document without
-// headings, where every window holds again the blocks of the chunks before its start) to
-// measuring every block once: the next window takes the token ends of the blocks it holds
-// again from the window before. The chunks are still the whole document's.
+// headings, where every window holds again the blocks of the chunks before its start), and
+// FixedTokens' windows (which hold again the blocks the next chunk starts in), to measuring
+// every block once: the next window takes the token ends of the blocks it holds again from the
+// window before. The chunks are still the whole document's.
 func TestABlockHeldAgainIsNotMeasuredAgain(t *testing.T) {
 	t.Parallel()
 	doc := &sdk.Document{ID: "plain"}
@@ -187,6 +203,16 @@ func TestABlockHeldAgainIsNotMeasuredAgain(t *testing.T) {
 			}
 			if m.bytes != blockBytes {
 				t.Errorf("Boundaries measured %d bytes of blocks; the document has %d: a block was measured more than once, or not at all", m.bytes, blockBytes)
+			}
+			fm := &measuredBytes{TokenCounter: counter}
+			fixed := &chunkers.FixedTokens{Config: chunkers.Config{Counter: fm, MaxTokens: 64, OverlapTokens: 12}, WindowBytes: 8 << 10}
+			fixedWhole := &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: 64, OverlapTokens: 12}, WindowBytes: -1}
+			sameChunks(t, fixed, fixedWhole, doc)
+			if fm.calls < 4 {
+				t.Errorf("FixedTokens: %d Boundaries calls: the test wants several windows", fm.calls)
+			}
+			if fm.bytes != blockBytes {
+				t.Errorf("FixedTokens: Boundaries measured %d bytes of blocks; the document has %d: a block was measured more than once, or not at all", fm.bytes, blockBytes)
 			}
 		})
 	}
@@ -224,28 +250,41 @@ func (c *slowCounter) Boundaries(ctx context.Context, texts []string) ([][]int, 
 func TestStoppingEarlyLeavesNoCallRunning(t *testing.T) {
 	t.Parallel()
 	doc := sectionsDoc(4)
-	counter := &slowCounter{slow: []string{marker(1), marker(2), marker(3)}}
-	windowed, _ := readAheadChunker(t, counter, doc)
-	start := time.Now()
-	n := 0
-	for _, err := range windowed.ChunkSeq(context.Background(), conformance.Request(), doc) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-		break
-	}
-	if n != 1 {
-		t.Fatalf("%d chunks read, want 1", n)
-	}
-	if counter.started.Load() == 0 {
-		t.Fatal("the second window's measurement never began")
-	}
-	if got := counter.inFlight.Load(); got != 0 {
-		t.Errorf("%d Boundaries calls still in flight after ChunkSeq returned", got)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("stopping took %v: the call under way was not cancelled", d)
+	size := doc.Canonical().Starts[perSection]
+	for name, newChunker := range map[string]func(sdk.TokenCounter) sdk.StreamChunker{
+		"heading-aware": func(c sdk.TokenCounter) sdk.StreamChunker {
+			windowed, _ := readAheadChunker(t, c, doc)
+			return windowed
+		},
+		"fixed-tokens": func(c sdk.TokenCounter) sdk.StreamChunker {
+			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: size}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			counter := &slowCounter{slow: []string{marker(1), marker(2), marker(3)}}
+			windowed := newChunker(counter)
+			start := time.Now()
+			n := 0
+			for _, err := range windowed.ChunkSeq(context.Background(), conformance.Request(), doc) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				n++
+				break
+			}
+			if n != 1 {
+				t.Fatalf("%d chunks read, want 1", n)
+			}
+			if counter.started.Load() == 0 {
+				t.Fatal("the second window's measurement never began")
+			}
+			if got := counter.inFlight.Load(); got != 0 {
+				t.Errorf("%d Boundaries calls still in flight after ChunkSeq returned", got)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("stopping took %v: the call under way was not cancelled", d)
+			}
+		})
 	}
 }
 
@@ -331,5 +370,34 @@ func TestAPartsErrorComesAfterTheWindowsThatEndedBeforeIt(t *testing.T) {
 	}
 	if diff := cmp.Diff(want[:firstOf(t, want, 2)], got); diff != "" {
 		t.Fatalf("the chunks before the error are not those of the first two sections (-want +got):\n%s", diff)
+	}
+
+	// FixedTokens' windows end once a section's worth of text was read since the last: at the
+	// error, the second window (the second section's paragraphs and the third's heading) has
+	// ended; its chunks come, as far as its tokens make whole chunks, and none of the third's.
+	size := doc.Canonical().Starts[perSection]
+	fixed := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: size}
+	fixedWhole := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: -1}
+	want, err = fixedWhole.Chunk(context.Background(), conformance.Request(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = collectUntilError(t, fixed.ChunkParts(context.Background(), conformance.Request(), &sdk.Document{ID: doc.ID, Title: doc.Title}, parts))
+	if !errors.Is(err, errRead) {
+		t.Fatalf("FixedTokens: error %v, want the parts'", err)
+	}
+	if len(got) > len(want) {
+		t.Fatalf("FixedTokens: %d chunks before the error, more than the whole document's %d", len(got), len(want))
+	}
+	if diff := cmp.Diff(want[:len(got)], got); diff != "" {
+		t.Fatalf("FixedTokens: the chunks before the error are not the whole document's first (-want +got):\n%s", diff)
+	}
+	var texts []string
+	for _, c := range got {
+		texts = append(texts, c.Content)
+	}
+	if !anyContains(texts, marker(1)) || anyContains(texts, marker(2)) {
+		t.Errorf("FixedTokens: the chunks before the error hold the second section's text: %v, the third's: %v; want true, false",
+			anyContains(texts, marker(1)), anyContains(texts, marker(2)))
 	}
 }

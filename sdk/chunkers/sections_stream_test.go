@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,11 +42,11 @@ func sectionsName(s *chunkers.Sections) string {
 // calls counts a counter's Boundaries calls: one a window.
 type calls struct {
 	sdk.TokenCounter
-	n int
+	n atomic.Int64 // the chunkers that read ahead call from a goroutine of their own too
 }
 
 func (c *calls) Boundaries(ctx context.Context, texts []string) ([][]int, error) {
-	c.n++
+	c.n.Add(1)
 	return c.TokenCounter.Boundaries(ctx, texts)
 }
 
@@ -81,15 +82,15 @@ func TestSectionsWindowsGiveTheWholeDocumentsChunks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %s: %v", sectionsName(c), doc.ID, err)
 			}
-			counted.n = 0
+			counted.n.Store(0)
 			got := seqChunks(t, sectionsName(c), &small, doc)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("%s: %s: windows of one section each differ from the whole document (-whole +windows):\n%s", sectionsName(c), doc.ID, diff)
 			}
-			if c.PackSections && counted.n > 1 {
-				t.Errorf("%s: %s: %d windows with PackSections, which packs across sections", sectionsName(c), doc.ID, counted.n)
+			if c.PackSections && counted.n.Load() > 1 {
+				t.Errorf("%s: %s: %d windows with PackSections, which packs across sections", sectionsName(c), doc.ID, counted.n.Load())
 			}
-			cuts += max(counted.n-1, 0)
+			cuts += max(int(counted.n.Load())-1, 0)
 		}
 	}
 	if cuts < 100 {

@@ -251,6 +251,7 @@ type windows struct {
 	maxTokens, overlap int
 	yield              func(sdk.Chunk, error) bool
 	cut                windowCutter
+	measure            measurer
 	run                blockRun // the blocks read since the last window ended
 	start              int      // the canonical offset of run's first block
 	pending            *pendingWindow
@@ -287,12 +288,61 @@ type pendingWindow struct {
 
 // measuring is a measurement under way on a goroutine of its own. Its call takes no place of a
 // scheduler's (sdk.StartWait): the document goes on working meanwhile, and takes a place to
-// wait only when it has to wait for the answer (windows.measurement).
+// wait only when it has to wait for the answer (measurer.result).
 type measuring struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed once m and err are set
 	m      *measurement
 	err    error
+}
+
+// measurer measures the runs of blocks of a document's windows for a chunker, every block
+// of them (the chunkers that read ahead measure all blocks), now or ahead.
+type measurer struct {
+	ctx     context.Context
+	name    string
+	counter sdk.TokenCounter
+	doc     *sdk.Document // the document's ID and title
+}
+
+// all is the measure func of the chunkers that read ahead: every block is measured.
+func all(sdk.Block) bool { return true }
+
+// ahead starts measuring blocks on a goroutine of its own.
+func (r measurer) ahead(blocks []sdk.Block) *measuring {
+	ctx, cancel := context.WithCancel(r.ctx)
+	ctx = sdk.WithParkHook(sdk.WithWaitHook(ctx, nil), nil)
+	m := &measuring{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		m.m, m.err = measureBlocks(ctx, r.name, r.counter, r.doc.ID, r.doc.Title, blocks, all)
+	}()
+	return m
+}
+
+// result returns the measurement of blocks: made now when m is nil, else once m's call
+// answers.
+func (r measurer) result(m *measuring, blocks []sdk.Block) (*measurement, error) {
+	if m == nil {
+		return measureBlocks(r.ctx, r.name, r.counter, r.doc.ID, r.doc.Title, blocks, all)
+	}
+	select {
+	case <-m.done:
+	default:
+		resume := sdk.StartWait(r.ctx)
+		<-m.done
+		resume()
+	}
+	m.cancel()
+	return m.m, m.err
+}
+
+// abandon cancels m's call, when m is not nil, and waits for it to return.
+func (m *measuring) abandon() {
+	if m != nil {
+		m.cancel()
+		<-m.done
+	}
 }
 
 // heldBlocks is a run of blocks a window holds again, with the token ends of each relative to
@@ -303,7 +353,8 @@ type heldBlocks struct {
 }
 
 func (h *HeadingAware) windows(ctx context.Context, req sdk.Request, doc *sdk.Document, maxTokens, overlap int, yield func(sdk.Chunk, error) bool) *windows {
-	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: windowSize(h.WindowBytes)}}
+	return &windows{h: h, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield, cut: windowCutter{size: windowSize(h.WindowBytes)},
+		measure: measurer{ctx: ctx, name: headingAwareName, counter: h.Counter, doc: doc}}
 }
 
 // add takes the next block of the document, chunking the window before it when one ends
@@ -403,44 +454,11 @@ func (w *windows) endWindow(next int, cut cutKind) bool {
 	p := &pendingWindow{run: w.run, start: w.start, end: next, carried: cut == carriedCut}
 	w.run, w.start = blockRun{}, next
 	if cut != noCut || w.pending != nil {
-		p.measured = w.measureAhead(p.run.blocks)
+		p.measured = w.measure.ahead(p.run.blocks)
 	}
 	ok := w.packPending()
 	w.pending = p
 	return ok
-}
-
-// all is the measure func of HeadingAware: every block is measured.
-func all(sdk.Block) bool { return true }
-
-// measureAhead starts measuring blocks on a goroutine of its own.
-func (w *windows) measureAhead(blocks []sdk.Block) *measuring {
-	ctx, cancel := context.WithCancel(w.ctx)
-	ctx = sdk.WithParkHook(sdk.WithWaitHook(ctx, nil), nil)
-	m := &measuring{cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(m.done)
-		m.m, m.err = measureBlocks(ctx, headingAwareName, w.h.Counter, w.doc.ID, w.doc.Title, blocks, all)
-	}()
-	return m
-}
-
-// measurement returns the measurement of p's blocks: measured now, or once the call under way
-// answers.
-func (w *windows) measurement(p *pendingWindow) (*measurement, error) {
-	m := p.measured
-	if m == nil {
-		return measureBlocks(w.ctx, headingAwareName, w.h.Counter, w.doc.ID, w.doc.Title, p.run.blocks, all)
-	}
-	select {
-	case <-m.done:
-	default:
-		resume := sdk.StartWait(w.ctx)
-		<-m.done
-		resume()
-	}
-	m.cancel()
-	return m.m, m.err
 }
 
 // packPending packs, verifies and yields the pending window, if there is one. It reports false
@@ -451,7 +469,7 @@ func (w *windows) packPending() bool {
 		return true
 	}
 	w.pending = nil
-	m, err := w.measurement(p)
+	m, err := w.measure.result(p.measured, p.run.blocks)
 	if err != nil {
 		w.yield(sdk.Chunk{}, err)
 		return false
@@ -510,9 +528,8 @@ func (w *windows) failed(_ sdk.Chunk, err error) bool {
 // cancelled and waited for, so that nothing of the document still runs when its chunking
 // returns.
 func (w *windows) stop() {
-	if p := w.pending; p != nil && p.measured != nil {
-		p.measured.cancel()
-		<-p.measured.done
+	if p := w.pending; p != nil {
+		p.measured.abandon()
 	}
 	w.pending = nil
 }
