@@ -74,7 +74,7 @@ func (f *FixedTokens) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.
 		}
 		w := f.windows(ctx, req, doc, maxTokens, overlap, yield)
 		defer w.stop()
-		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, w.failed) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, failedAfter(func() bool { return w.chunkPending(false) }, yield)) {
 			w.end()
 		}
 	}
@@ -146,22 +146,10 @@ func (w *fixedWindows) end() {
 func (w *fixedWindows) endWindow(last bool) bool {
 	p := &fixedPending{blocks: w.run}
 	w.run, w.runBytes = nil, 0
-	if !last || w.pending != nil {
-		p.measured = w.measure.ahead(p.blocks)
-	}
+	p.measured = w.measure.ahead(p.blocks, last, w.pending != nil)
 	ok := w.chunkPending(false)
 	w.pending = p
 	return ok
-}
-
-// failed is the yield of the parts ChunkParts reads, which yields nothing but an error: the
-// chunks of the window that ended before it come first, as they would chunking one window
-// after the other.
-func (w *fixedWindows) failed(_ sdk.Chunk, err error) bool {
-	if w.chunkPending(false) {
-		w.yield(sdk.Chunk{}, err)
-	}
-	return false
 }
 
 // stop abandons a measurement under way once the chunks are no longer wanted.

@@ -117,7 +117,7 @@ func (h *HeadingAware) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk
 		}
 		w := h.windows(ctx, req, doc, maxTokens, overlap, yield)
 		defer w.stop()
-		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, w.failed) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, failedAfter(w.packPending, yield)) {
 			w.end()
 		}
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/chunkkit/chunkkit/sdk/chunkers"
 )
 
-// The tests of this file hold HeadingAware's and FixedTokens' windows to reading one window
-// ahead (see windows in stream.go and fixedWindows): a window's blocks are measured while the
+// The tests of this file hold the windows of HeadingAware, FixedTokens and Sections to reading
+// one window ahead (see windows in stream.go, fixedWindows and sectionWindows): a window's blocks are measured while the
 // window before is packed, the blocks a window holds again are not measured twice, and neither
 // changes the chunks, the order of chunks and errors, or leaves a call running.
 
@@ -115,27 +115,39 @@ func anyContains(texts []string, s string) bool {
 func TestALaterWindowIsMeasuredWhileTheOneBeforeIsPacked(t *testing.T) {
 	t.Parallel()
 	doc := sectionsDoc(4)
-	t.Run("heading-aware", func(t *testing.T) {
-		counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
-		windowed, whole := readAheadChunker(t, counter, doc)
-		sameChunks(t, windowed, whole, doc)
-		if counter.waited.Load() {
-			t.Error("the first window was verified before the second was measured: the windows were not read ahead")
-		}
-	})
-	// FixedTokens ends a window once a section's worth of text was read since the last: the
-	// first window is the first section and the second's heading, the next ones a section's
-	// paragraphs and the next heading.
-	t.Run("fixed-tokens", func(t *testing.T) {
-		counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
-		size := doc.Canonical().Starts[perSection]
-		windowed := &chunkers.FixedTokens{Config: chunkers.Config{Counter: counter, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: size}
-		whole := &chunkers.FixedTokens{Config: chunkers.Config{Counter: sdk.Words{}, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: -1}
-		sameChunks(t, windowed, whole, doc)
-		if counter.waited.Load() {
-			t.Error("the first window was verified before the second was measured: the windows were not read ahead")
-		}
-	})
+	size := doc.Canonical().Starts[perSection]
+	for name, newChunker := range readAheadChunkers() {
+		t.Run(name, func(t *testing.T) {
+			counter := &waitingCounter{verified: marker(0), measured: marker(1), arrived: make(chan struct{})}
+			sameChunks(t, newChunker(counter, size), newChunker(sdk.Words{}, -1), doc)
+			if counter.waited.Load() {
+				t.Error("the first window was verified before the second was measured: the windows were not read ahead")
+			}
+		})
+	}
+}
+
+// readAheadChunkers returns, by name, a constructor of each chunker that reads ahead, over
+// counter with windows of window bytes (negative: the whole document at once). With a
+// section's length and the separator after it (readAheadChunker), HeadingAware and Sections
+// end a window at every section of a sectionsDoc, and FixedTokens, which ends one once that
+// much text was read since the last, after the first section and the second's heading, then
+// after a section's paragraphs and the next heading.
+func readAheadChunkers() map[string]func(counter sdk.TokenCounter, window int) sdk.StreamChunker {
+	config := func(c sdk.TokenCounter) chunkers.Config {
+		return chunkers.Config{Counter: c, MaxTokens: 96, OverlapTokens: 16}
+	}
+	return map[string]func(sdk.TokenCounter, int) sdk.StreamChunker{
+		"heading-aware": func(c sdk.TokenCounter, window int) sdk.StreamChunker {
+			return &chunkers.HeadingAware{Config: config(c), WindowBytes: window}
+		},
+		"fixed-tokens": func(c sdk.TokenCounter, window int) sdk.StreamChunker {
+			return &chunkers.FixedTokens{Config: config(c), WindowBytes: window}
+		},
+		"sections": func(c sdk.TokenCounter, window int) sdk.StreamChunker {
+			return &chunkers.Sections{Config: config(c), WindowBytes: window}
+		},
+	}
 }
 
 // sameChunks fails t unless windowed gives doc the chunks whole does.
@@ -251,18 +263,10 @@ func TestStoppingEarlyLeavesNoCallRunning(t *testing.T) {
 	t.Parallel()
 	doc := sectionsDoc(4)
 	size := doc.Canonical().Starts[perSection]
-	for name, newChunker := range map[string]func(sdk.TokenCounter) sdk.StreamChunker{
-		"heading-aware": func(c sdk.TokenCounter) sdk.StreamChunker {
-			windowed, _ := readAheadChunker(t, c, doc)
-			return windowed
-		},
-		"fixed-tokens": func(c sdk.TokenCounter) sdk.StreamChunker {
-			return &chunkers.FixedTokens{Config: chunkers.Config{Counter: c, MaxTokens: 96, OverlapTokens: 16}, WindowBytes: size}
-		},
-	} {
+	for name, newChunker := range readAheadChunkers() {
 		t.Run(name, func(t *testing.T) {
 			counter := &slowCounter{slow: []string{marker(1), marker(2), marker(3)}}
-			windowed := newChunker(counter)
+			windowed := newChunker(counter, size)
 			start := time.Now()
 			n := 0
 			for _, err := range windowed.ChunkSeq(context.Background(), conformance.Request(), doc) {

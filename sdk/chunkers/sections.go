@@ -158,11 +158,17 @@ const sectionsName = "sections chunker"
 // headings of level split and above (effectiveLevel), which starts with the document or with
 // a section heading that no section before it encloses (see sectionCutter).
 func (s *Sections) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, split int, at part, maxTokens, overlap int) ([]sdk.Chunk, []chunkNotes, error) {
-	const name = sectionsName
-	l, err := measureLayout(ctx, name, s.Counter, doc, func(sdk.Block) bool { return true })
+	l, err := measureLayout(ctx, sectionsName, s.Counter, doc, all)
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.chunkLayout(ctx, req, l, split, at, maxTokens, overlap)
+}
+
+// chunkLayout is chunkWindow once the window is measured: l is its layout.
+func (s *Sections) chunkLayout(ctx context.Context, req sdk.Request, l *layout, split int, at part, maxTokens, overlap int) ([]sdk.Chunk, []chunkNotes, error) {
+	const name = sectionsName
+	doc := l.doc
 	l.base = at.base
 	starts := func(b sdk.Block) bool { return b.Level <= split }
 	secs := headingSections(l, starts)

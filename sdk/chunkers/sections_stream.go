@@ -51,6 +51,7 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 			return
 		}
 		w := s.windows(ctx, req, doc, maxTokens, overlap, yield)
+		defer w.stop()
 		w.links.scan = scanBlocks(doc.Blocks)
 		w.cut.level, w.cut.known = split, true
 		w.source = func() *sdk.SourceMap { return doc.Source }
@@ -64,8 +65,8 @@ func (s *Sections) ChunkSeq(ctx context.Context, req sdk.Request, doc *sdk.Docum
 }
 
 // ChunkParts implements sdk.PartChunker: it yields the chunks of the document whose blocks
-// parts yields, window by window as in ChunkSeq, reading the parts only as far as the window
-// it is chunking. Until a heading shallow enough to start a section at SplitLevel comes, the
+// parts yields, window by window as in ChunkSeq, reading the parts only one window beyond the
+// window it is chunking (see sectionWindows). Until a heading shallow enough to start a section at SplitLevel comes, the
 // level sections start at is not known (see effectiveLevel), and the blocks so far are held.
 func (s *Sections) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Document, parts iter.Seq2[sdk.DocumentPart, error]) iter.Seq2[sdk.Chunk, error] {
 	return func(yield func(sdk.Chunk, error) bool) {
@@ -78,18 +79,21 @@ func (s *Sections) ChunkParts(ctx context.Context, req sdk.Request, doc *sdk.Doc
 			return
 		}
 		w := s.windows(ctx, req, doc, maxTokens, overlap, yield)
+		defer w.stop()
 		w.links.scan = doc.Footnotes
 		if s.SplitLevel < 0 {
 			w.cut.known = true // no heading starts a section
 		}
-		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, yield) {
+		if readParts(doc.ID, parts, &w.source, &w.drop, w.add, failedAfter(w.chunkPending, yield)) {
 			w.end()
 		}
 	}
 }
 
-// sectionWindows hands a document's blocks to Sections.chunkWindow a window at a time and
-// yields the chunks: add takes the blocks in order, end chunks the last window.
+// sectionWindows hands a document's blocks to Sections a window at a time and yields the
+// chunks: add takes the blocks in order, end chunks the last window. It reads one window
+// ahead, as HeadingAware's windows do: a window's blocks are measured on a goroutine of their
+// own while the window before is chunked, and then while the next window's blocks are read.
 type sectionWindows struct {
 	s                  *Sections
 	ctx                context.Context
@@ -98,8 +102,10 @@ type sectionWindows struct {
 	maxTokens, overlap int
 	yield              func(sdk.Chunk, error) bool
 	cut                sectionCutter
-	blocks             []sdk.Block // the window's so far
-	at                 part
+	measure            measurer
+	blocks             []sdk.Block // the blocks read since the last window ended
+	pending            *sectionPending
+	at                 part // the pending window's
 	links              footnoteLinker
 	kept               map[string]string // the strings of held chunks copied, one copy each (keep)
 	source             func() *sdk.SourceMap
@@ -112,13 +118,24 @@ func (s *Sections) windows(ctx context.Context, req sdk.Request, doc *sdk.Docume
 		split = DefaultSplitLevel
 	}
 	return &sectionWindows{s: s, ctx: ctx, req: req, doc: doc, maxTokens: maxTokens, overlap: overlap, yield: yield,
-		cut: sectionCutter{size: windowSize(s.WindowBytes), split: split, stopped: s.PackSections}}
+		cut:     sectionCutter{size: windowSize(s.WindowBytes), split: split, stopped: s.PackSections},
+		measure: measurer{ctx: ctx, name: sectionsName, counter: s.Counter, doc: doc}}
+}
+
+// sectionPending is a window of Sections that has ended and is not yet chunked: its blocks,
+// the level its sections start at, the canonical offset the next window starts at, and its
+// blocks' measurement, under way once it has begun.
+type sectionPending struct {
+	blocks   []sdk.Block
+	level    int
+	next     int
+	measured *measuring
 }
 
 // add takes the next block of the document, chunking the window before it when one ends
 // there. It reports false when the chunks are no longer wanted or chunking failed.
 func (w *sectionWindows) add(b sdk.Block) bool {
-	if off, ok := w.cut.next(b); ok && !w.flush(off) {
+	if off, ok := w.cut.next(b); ok && !w.endWindow(off, false) {
 		return false
 	}
 	w.blocks = append(w.blocks, b)
@@ -130,19 +147,50 @@ func (w *sectionWindows) end() {
 	if !w.cut.known { // no heading at SplitLevel or above: the blocks held say which level
 		w.cut.level, w.cut.known = w.s.effectiveLevel(&sdk.Document{Blocks: w.blocks}), true
 	}
-	if !w.flush(w.cut.off) {
+	if !w.endWindow(w.cut.off, true) || !w.chunkPending() {
 		return
 	}
 	w.links.finish()
 	w.release()
 }
 
-// flush chunks the window, and starts the next at canonical offset next.
-func (w *sectionWindows) flush(next int) bool {
+// endWindow ends the window being read before the block at canonical offset next, the last
+// when last: it starts measuring the window's blocks, unless it is the document's only
+// window, and chunks the window before.
+func (w *sectionWindows) endWindow(next int, last bool) bool {
+	p := &sectionPending{blocks: w.blocks, level: w.cut.level, next: next}
+	w.blocks = nil
+	p.measured = w.measure.ahead(p.blocks, last, w.pending != nil)
+	ok := w.chunkPending()
+	w.pending = p
+	return ok
+}
+
+// stop abandons a measurement under way once the chunks are no longer wanted.
+func (w *sectionWindows) stop() {
+	if p := w.pending; p != nil {
+		p.measured.abandon()
+	}
+	w.pending = nil
+}
+
+// chunkPending chunks the pending window, if there is one, and yields the chunks whose links
+// are final.
+func (w *sectionWindows) chunkPending() bool {
+	p := w.pending
+	if p == nil {
+		return true
+	}
+	w.pending = nil
+	m, err := w.measure.result(p.measured, p.blocks)
+	if err != nil {
+		w.yield(sdk.Chunk{}, err)
+		return false
+	}
 	doc := *w.doc
-	doc.Blocks, doc.Source = w.blocks, nil
+	doc.Blocks, doc.Source = p.blocks, nil
 	w.at.source = w.source()
-	chunks, notes, err := w.s.chunkWindow(w.ctx, w.req, &doc, w.cut.level, w.at, w.maxTokens, w.overlap)
+	chunks, notes, err := w.s.chunkLayout(w.ctx, w.req, newWindowLayout(&doc, nil, nil, m), p.level, w.at, w.maxTokens, w.overlap)
 	if err != nil {
 		w.yield(sdk.Chunk{}, err)
 		return false
@@ -171,17 +219,16 @@ func (w *sectionWindows) flush(next int) bool {
 		for _, lc := range w.links.queue {
 			if !lc.held { // held past its window
 				if starts == nil {
-					starts = blockStarts(w.blocks)
+					starts = blockStarts(p.blocks)
 				}
-				w.hold(lc, starts)
+				w.hold(lc, p.blocks, starts)
 			}
 		}
 	}
 	if w.drop != nil {
-		w.drop(next)
+		w.drop(p.next)
 	}
-	w.blocks = nil
-	w.at = part{base: next, first: w.at.first + len(chunks)}
+	w.at = part{base: p.next, first: w.at.first + len(chunks)}
 	return true
 }
 
@@ -202,14 +249,14 @@ func (w *sectionWindows) release() bool {
 	return ok
 }
 
-// hold keeps the chunk of lc, one of the window's whose blocks start at starts (blockStarts),
-// past its window: without its Content and EmbedText, which release makes again from the
+// hold keeps the chunk of lc, one of the window's whose blocks, blocks, start at starts
+// (blockStarts), past its window: without its Content and EmbedText, which release makes again from the
 // pieces of the blocks' texts they are made of, and with copies of the strings it took from
 // the window's text.
-func (w *sectionWindows) hold(lc *linkedChunk, starts []int) {
+func (w *sectionWindows) hold(lc *linkedChunk, blocks []sdk.Block, starts []int) {
 	c := lc.c
 	prefix, _ := c.Metadata[sdk.MetaPrefix].(string)
-	lc.held, lc.texts = true, heldText(w.blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content)
+	lc.held, lc.texts = true, heldText(blocks, starts, c.Start-w.at.base, c.End-w.at.base, w.keep(prefix), c.Content)
 	c.Content, c.EmbedText = "", ""
 	c.SectionPath = slices.Clone(c.SectionPath)
 	for k, s := range c.SectionPath {

@@ -308,8 +308,14 @@ type measurer struct {
 // all is the measure func of the chunkers that read ahead: every block is measured.
 func all(sdk.Block) bool { return true }
 
-// ahead starts measuring blocks on a goroutine of its own.
-func (r measurer) ahead(blocks []sdk.Block) *measuring {
+// ahead starts measuring the blocks of a window that has ended on a goroutine of their own,
+// unless it is the document's only window (last, and none before it is pending): that one is
+// measured when it is chunked (result), so that its call is made as any document's, and ahead
+// returns nil.
+func (r measurer) ahead(blocks []sdk.Block, last, pending bool) *measuring {
+	if last && !pending {
+		return nil
+	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	ctx = sdk.WithParkHook(sdk.WithWaitHook(ctx, nil), nil)
 	m := &measuring{cancel: cancel, done: make(chan struct{})}
@@ -453,9 +459,7 @@ func (w *windows) end() {
 func (w *windows) endWindow(next int, cut cutKind) bool {
 	p := &pendingWindow{run: w.run, start: w.start, end: next, carried: cut == carriedCut}
 	w.run, w.start = blockRun{}, next
-	if cut != noCut || w.pending != nil {
-		p.measured = w.measure.ahead(p.run.blocks)
-	}
+	p.measured = w.measure.ahead(p.run.blocks, cut == noCut, w.pending != nil)
 	ok := w.packPending()
 	w.pending = p
 	return ok
@@ -514,14 +518,17 @@ func (w *windows) packPending() bool {
 	return true
 }
 
-// failed is the yield of the parts ChunkParts reads, which yields nothing but an error: the
-// chunks of the window that ended before it come first, as they would chunking one window
-// after the other.
-func (w *windows) failed(_ sdk.Chunk, err error) bool {
-	if w.packPending() {
-		w.yield(sdk.Chunk{}, err)
+// failedAfter returns the yield of the parts a ChunkParts reads (readParts), which yields
+// nothing but an error, for windows that read ahead: pending chunks the window that ended
+// before the error, so that its chunks come first, as they would chunking one window after the
+// other, then yield gets the error.
+func failedAfter(pending func() bool, yield func(sdk.Chunk, error) bool) func(sdk.Chunk, error) bool {
+	return func(_ sdk.Chunk, err error) bool {
+		if pending() {
+			yield(sdk.Chunk{}, err)
+		}
+		return false
 	}
-	return false
 }
 
 // stop abandons a measurement under way once the chunks are no longer wanted: its call is
