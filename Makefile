@@ -66,9 +66,10 @@ mod-graph: ## Download the go.mod files of the whole module graph (go list -m al
 .PHONY: test
 # sdk/chunkers' exhaustive window and part comparisons (every window size against the whole
 # document, on every config) take ~60 s of CPU plain and ~5 min with the race detector: they run
-# plain, and the package's other tests, which share chunkers across parallel tests and hold
-# HeadingAware's read-ahead goroutine (readahead_test.go) to its order, cancelling and errors,
-# run with the race detector (-short skips only the comparisons, saying so). The comparisons are the tests named ...Give(s)TheWholeDocumentsChunks.
+# plain. The package's other tests, which share chunkers across parallel tests and hold the
+# read-ahead goroutine of HeadingAware, FixedTokens and Sections (readahead_test.go) to its
+# order, cancelling and errors, run with the race detector (-short skips only the comparisons,
+# saying so). The comparisons are the tests named ...Give(s)TheWholeDocumentsChunks.
 test: hf-files examples-deps mod-graph ## Run every test (with the race detector, but for sdk/chunkers' exhaustive comparisons; what CI runs).
 	$(GO) vet ./...
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/sdk/chunkers$$')
