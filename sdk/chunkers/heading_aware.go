@@ -132,7 +132,7 @@ const headingAwareName = "heading-aware chunker"
 // document, of the block before which this window ends carried, or -1, and when it does
 // chunkWindow returns what the next window goes on with.
 func (h *HeadingAware) chunkWindow(ctx context.Context, req sdk.Request, doc *sdk.Document, joined []bool, heads []*partHead, at part, in *carry, carried int, maxTokens, overlap int) ([]sdk.Chunk, *carry, error) {
-	l, err := measureWindow(ctx, headingAwareName, h.Counter, doc, joined, func(sdk.Block) bool { return true })
+	l, err := measureWindow(ctx, headingAwareName, h.Counter, doc, joined, all)
 	if err != nil {
 		return nil, nil, err
 	}

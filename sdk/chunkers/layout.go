@@ -157,22 +157,18 @@ func newWindowLayout(doc *sdk.Document, joined []bool, held [][]int, m *measurem
 		l.textTok[title] = len(bounds[2])
 	}
 	// rel holds, per block, its token ends relative to its start: the held blocks', then those
-	// m measured.
+	// m measured; nil for a block not measured (a blank one among them), and only for those.
 	rel := make([][]int, len(doc.Blocks))
 	copy(rel, held)
-	n := 0
-	for i, ends := range held {
-		if ends != nil && !sdk.IsBlank(doc.Blocks[i].Text) {
-			n += len(ends)
-		}
-	}
 	for k, i := range m.idx {
 		rel[from+i] = bounds[k+measuredExtra]
-		n += len(bounds[k+measuredExtra])
+	}
+	n := 0
+	for _, ends := range rel {
+		n += len(ends)
 	}
 	// Every block's ends are its run of l.all, which is sized to hold them all and so never
 	// moves; a window whose one measured block starts it has the counter's ends as they are.
-	measured := func(i int) bool { return rel[i] != nil && !sdk.IsBlank(doc.Blocks[i].Text) }
 	if from == 0 && len(m.idx) == 1 && l.canon.Starts[m.idx[0]] == 0 {
 		i := m.idx[0]
 		l.all = slices.Clip(rel[i])
@@ -182,12 +178,12 @@ func newWindowLayout(doc *sdk.Document, joined []bool, held [][]int, m *measurem
 		l.ends[i] = l.all
 	} else {
 		l.all = make([]int, 0, n)
-		for i := range doc.Blocks {
-			if !measured(i) {
+		for i, ends := range rel {
+			if ends == nil {
 				continue
 			}
 			start, from := l.canon.Starts[i], len(l.all)
-			for _, e := range rel[i] {
+			for _, e := range ends {
 				l.all = append(l.all, start+e)
 			}
 			l.ends[i] = l.all[from:len(l.all):len(l.all)]
