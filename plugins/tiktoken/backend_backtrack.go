@@ -22,18 +22,17 @@ type backtrackEncoder struct {
 	scratch scratches
 }
 
-// scratches keeps the encoder's working memory, each Scratch with its cache of the pieces it
-// encoded, for the next text: the one returned last is handed out first, and up to max of them
-// are kept where the garbage collector does not empty them. A sync.Pool alone did both worse
-// where it counted: through the plugin each request runs on a goroutine of its own, which a
-// sync.Pool often gave a Scratch other than the one the request before used (its per-P lists)
-// or a new one after a collection, so pieces the encoder had seen were encoded again (Encode
-// was 16.6% of the plugin's counting time on 4 MB of English o200k, 14% in-process; with this,
-// 13.5%, and the host's and plugin's CPU per 4 MB fell 4–6.5%). Scratches beyond max, returned
-// when more texts were counted at once, go to a sync.Pool as before, so that a burst of
-// concurrent calls neither allocates anew each time nor keeps its Scratches (2 MB of cache
-// each) for good. Buffers a long piece grew past keepScratchBytes are dropped on return
-// (bpe.Scratch.Trim).
+// scratches keeps the encoder's working memory for the next text: the one returned last is
+// handed out first, and up to max of them are kept where the garbage collector does not empty
+// them. Each Scratch had a piece cache of its own when this was written, and a sync.Pool,
+// which often gave a request through the plugin (a goroutine of its own) a Scratch other than
+// the one the request before used, or a new one after a collection, had the encoder encode
+// again pieces it had seen. The cache is now the Vocab's, for every Scratch (internal/bpe,
+// cache.go); what this still saves is allocating a Scratch per call after each collection
+// and growing its buffers again. Scratches beyond max, returned when more texts were counted
+// at once, go to a sync.Pool, so that a burst of concurrent calls neither allocates anew each
+// time nor keeps its Scratches for good. Buffers a long piece grew past keepScratchBytes are
+// dropped on return (bpe.Scratch.Trim).
 type scratches struct {
 	mu    sync.Mutex
 	free  []*bpe.Scratch

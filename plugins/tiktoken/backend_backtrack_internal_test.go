@@ -8,7 +8,7 @@ import (
 )
 
 // TestScratchesHandOutTheOneReturnedLast holds the backtracking encoder's pool to what keeps
-// its piece caches warm through the plugin: the Scratch returned last comes back first, even
+// its working memory through the plugin: the Scratch returned last comes back first, even
 // after garbage collections and from another goroutine; one returned beyond max is not kept
 // for good, but reused while it lasts.
 func TestScratchesHandOutTheOneReturnedLast(t *testing.T) {

@@ -24,7 +24,8 @@
 // the token before (a check that undoes both tokens' merges at the seam), else a shorter one,
 // backing up when none fits; the result is BPE's exactly, because every token of these
 // vocabularies encodes to itself, which the generator checks, and the time is linear in the
-// worst case. Pieces that are not tokens recur, so a Scratch remembers up to 65,536 of them.
+// worst case. Pieces that are not tokens recur, so an encoding remembers up to 65,536 of them,
+// shared by every call counting at once.
 // Loading reads, in place from the binary, the vocabulary without base64 and a split table
 // (the two tokens each token is merged from), both generated ahead of time and embedded
 // (internal/bpe/data, 5.5 MB for the four encodings), so it decodes and searches nothing. See

@@ -1,13 +1,17 @@
 package bpe
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Pieces that are not tokens recur: in 4 MB of English documentation, 77,117 such pieces
-// are 14,233 distinct ones, and encoding them was half of the counting time. A Scratch
+// are 14,233 distinct ones, and encoding them was half of the counting time. A Vocab
 // therefore remembers the token lengths of the pieces it encoded, in a cache of 65,536 slots
 // in sets of four: a piece has one set, by its key, and a new piece goes first in its set,
-// moving the others down and dropping the last. A hit costs one hash and, for a piece of 8
-// bytes or more, one string comparison; a shorter piece is its key.
+// moving the others down and dropping the last. A hit costs one hash, a look at the set's
+// four keys (one cache line with their entries) and, for a piece of 8 bytes or more, one
+// string comparison; a shorter piece is its key.
 //
 // With 16,384 slots, direct-mapped, a first pass over that text missed 19% of the time (every
 // distinct piece once, and collisions) and a second 11.5%; 65,536 made counting it again 14%
@@ -15,33 +19,56 @@ import "unsafe"
 // in o200k_base and 2,945 in cl100k_base: pieces that shared a slot and took turns in it.
 // Sets of four miss 84 and 206 times (sets of two 620 and 1,111), and count it 7.7% and
 // 10.2% faster (6 interleaved rounds, p=0.002; sets of two +4.5% and +3.7%, p=0.002 and 0.07).
-// Entries are copies, so a kept Scratch keeps no caller's text alive.
+//
+// The cache is the Vocab's, shared by every goroutine that encodes with it. It was each
+// Scratch's until the chunkers measured a window while the one before it was counted: two
+// calls at once then held two Scratches, each with its own half of the pieces seen, and
+// encoded again what the other had (in-process counting of the corpus's multilingual
+// documents used 24–34% more CPU; docs/bench.md). Readers take no lock: a slot's key and
+// entry are atomic words, an entry is never written after it is stored, and a hit is
+// confirmed against the entry's own key, so that a reader that sees a key and an entry
+// of two different writes takes it for a miss. Writers to one set may lose a piece to each
+// other, which costs only encoding it again. Entries are copies, so the cache keeps no
+// caller's text alive.
 
 const (
-	cacheBits     = 16
-	cacheSlots    = 1 << cacheBits // 65,536 slots of 32 bytes: 2 MB per Scratch, allocated on first use
-	cacheMaxPiece = 64             // longer pieces are rare, and copying them costs more
+	cacheSetBits  = 14 // 16,384 sets of four: 65,536 slots, 1 MB of keys and entry pointers, allocated on first use
+	cacheMaxPiece = 64 // longer pieces are rare, and copying them costs more
 )
 
-// cacheSlot remembers a piece: its key, its length and its number of tokens, and in entry the
-// piece and, after it, one byte per token: the token's length. A slot is 32 bytes, so that a
-// set is two cache lines, and a count that hits in the first two slots reads one.
-type cacheSlot struct {
-	key    uint64 // 0 for an empty slot
+// pieceCache is the cache; its zero value is empty and ready to use.
+type pieceCache struct {
+	table atomic.Pointer[[1 << cacheSetBits]cacheSet] // nil until a piece is remembered
+}
+
+// cacheSet is four slots, the keys first (0 for an empty slot), so that a look that misses
+// reads one 64-byte cache line.
+type cacheSet struct {
+	keys    [4]atomic.Uint64
+	entries [4]atomic.Pointer[cacheEntry]
+}
+
+// cacheEntry remembers a piece: its key, its length and its number of tokens, and in entry
+// the piece and, after it, one byte per token: the token's length.
+type cacheEntry struct {
+	key    uint64
 	pieceN uint32
 	count  uint32
 	entry  string
 }
 
-// cached returns the slot that remembers piece, whose key is k, or nil.
-func (s *Scratch) cached(k uint64, piece string) *cacheSlot {
-	if s.cache == nil || len(piece) > cacheMaxPiece {
+// get returns the entry that remembers piece, whose key is k, or nil.
+func (pc *pieceCache) get(k uint64, piece string) *cacheEntry {
+	t := pc.table.Load()
+	if t == nil || len(piece) > cacheMaxPiece {
 		return nil
 	}
-	set := s.cache[tableIndex(k, cacheBits)&^3:][:4]
-	for i := range set {
-		c := &set[i]
-		if c.key == k && (k < longTag || int(c.pieceN) == len(piece) && c.entry[:c.pieceN] == piece) {
+	set := &t[tableIndex(k, cacheSetBits)]
+	for i := range set.keys {
+		if set.keys[i].Load() != k {
+			continue
+		}
+		if c := set.entries[i].Load(); c != nil && c.key == k && (k < longTag || int(c.pieceN) == len(piece) && c.entry[:c.pieceN] == piece) {
 			return c
 		}
 	}
@@ -49,25 +76,34 @@ func (s *Scratch) cached(k uint64, piece string) *cacheSlot {
 }
 
 // lens returns the token lengths c remembers, one byte each.
-func (c *cacheSlot) lens() string { return c.entry[c.pieceN:] }
+func (c *cacheEntry) lens() string { return c.entry[c.pieceN:] }
 
-// remember stores the tokens of piece, whose key is k.
-func (s *Scratch) remember(v *Vocab, k uint64, piece string, tokens []uint32) {
+// put stores the tokens of piece, whose key is k, tokens of v.
+func (pc *pieceCache) put(v *Vocab, k uint64, piece string, tokens []uint32) {
 	if len(piece) > cacheMaxPiece {
 		return
 	}
-	if s.cache == nil {
-		s.cache = make([]cacheSlot, cacheSlots)
+	t := pc.table.Load()
+	if t == nil {
+		t = new([1 << cacheSetBits]cacheSet)
+		if !pc.table.CompareAndSwap(nil, t) {
+			t = pc.table.Load()
+		}
 	}
 	buf := make([]byte, len(piece), len(piece)+len(tokens))
 	copy(buf, piece)
-	for _, t := range tokens {
-		buf = append(buf, byte(v.TokenLen(t)))
+	for _, id := range tokens {
+		buf = append(buf, byte(v.TokenLen(id)))
 	}
-	set := s.cache[tableIndex(k, cacheBits)&^3:][:4]
-	copy(set[1:], set[:3])
 	// buf is never written again: the entry is it, without the copy string(buf) makes.
-	set[0] = cacheSlot{key: k, pieceN: uint32(len(piece)), count: uint32(len(tokens)), entry: unsafe.String(unsafe.SliceData(buf), len(buf))}
+	c := &cacheEntry{key: k, pieceN: uint32(len(piece)), count: uint32(len(tokens)), entry: unsafe.String(unsafe.SliceData(buf), len(buf))}
+	set := &t[tableIndex(k, cacheSetBits)]
+	for i := len(set.keys) - 1; i > 0; i-- {
+		set.entries[i].Store(set.entries[i-1].Load())
+		set.keys[i].Store(set.keys[i-1].Load())
+	}
+	set.entries[0].Store(c)
+	set.keys[0].Store(k)
 }
 
 // CountPiece returns the number of tokens of piece, which is not empty.
@@ -84,11 +120,11 @@ func (v *Vocab) CountAt(text string, at, end int, s *Scratch) int {
 	if v.contains(k, piece) {
 		return 1
 	}
-	if c := s.cached(k, piece); c != nil {
+	if c := v.cache.get(k, piece); c != nil {
 		return int(c.count)
 	}
 	tokens := v.Encode(piece, s)
-	s.remember(v, k, piece, tokens)
+	v.cache.put(v, k, piece, tokens)
 	return len(tokens)
 }
 
@@ -106,7 +142,7 @@ func (v *Vocab) AppendLensAt(dst []int, text string, at, end int, s *Scratch) []
 		if v.contains(k, piece) {
 			return append(dst, len(piece))
 		}
-		if c := s.cached(k, piece); c != nil {
+		if c := v.cache.get(k, piece); c != nil {
 			lens := c.lens()
 			for i := 0; i < len(lens); i++ {
 				dst = append(dst, int(lens[i]))
@@ -114,7 +150,7 @@ func (v *Vocab) AppendLensAt(dst []int, text string, at, end int, s *Scratch) []
 			return dst
 		}
 		tokens := v.Encode(piece, s)
-		s.remember(v, k, piece, tokens)
+		v.cache.put(v, k, piece, tokens)
 		for _, t := range tokens {
 			dst = append(dst, v.TokenLen(t))
 		}

@@ -1,18 +1,17 @@
 package bpe
 
-// Scratch is the working memory of encoding pieces, and a cache of the pieces it encoded.
-// Its zero value is ready to use; it grows to the longest piece seen and is reused. A Scratch
-// is not safe for concurrent use, and belongs to one Vocab.
+// Scratch is the working memory of encoding pieces. Its zero value is ready to use; it grows
+// to the longest piece seen and is reused. A Scratch is not safe for concurrent use; the
+// pieces it encoded are remembered by the Vocab (cache.go), for every Scratch.
 type Scratch struct {
 	tokens []uint32
 	cands  []uint32
-	cache  []cacheSlot // see cache.go; nil until a piece is remembered
-	bits   []uint64    // bit i set: position i of the piece may still start a token
+	bits   []uint64 // bit i set: position i of the piece may still start a token
 }
 
 // Trim drops those of s's buffers (a piece's tokens and candidates, and bits for its
-// positions) that hold more than maxBytes, keeping its cache, so that s can be kept for reuse
-// without holding on to what one long piece grew. Ordinary text's pieces need a few bytes; a
+// positions) that hold more than maxBytes, so that s can be kept for reuse without holding on
+// to what one long piece grew. Ordinary text's pieces need a few bytes; a
 // megabyte-long piece grows them to megabytes.
 func (s *Scratch) Trim(maxBytes int) {
 	if 4*cap(s.tokens) > maxBytes {

@@ -66,7 +66,8 @@ func keyAt(text string, at, end int) uint64 {
 
 // Vocab is a tiktoken vocabulary ready for encoding: token bytes by id (ids are ranks), the
 // prefix filter, the token table, and the split and pair tables of the pair check. It is
-// immutable after Load or Derive and safe for concurrent use.
+// immutable after Load or Derive but for its piece cache (cache.go), and safe for concurrent
+// use.
 type Vocab struct {
 	data   string   // every token's bytes, in id order
 	starts []uint32 // token id is data[starts[id]:starts[id+1]]; a gap id is empty
@@ -101,6 +102,10 @@ type Vocab struct {
 	built    chan struct{}
 	fill     func()
 	fillOnce sync.Once
+
+	// cache remembers the tokens of pieces that are not tokens (cache.go); nil until the
+	// first is remembered.
+	cache pieceCache
 }
 
 // backtrackReady reports whether the backtracking encoder's tables are built, and if they are
