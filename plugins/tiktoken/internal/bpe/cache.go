@@ -48,12 +48,11 @@ type cacheSet struct {
 	entries [4]atomic.Pointer[cacheEntry]
 }
 
-// cacheEntry remembers a piece: its key, its length and its number of tokens, and in entry
-// the piece and, after it, one byte per token: the token's length.
+// cacheEntry remembers a piece: its key, its length, and in entry the piece and, after it, one
+// byte per token: the token's length.
 type cacheEntry struct {
 	key    uint64
 	pieceN uint32
-	count  uint32
 	entry  string
 }
 
@@ -78,7 +77,10 @@ func (pc *pieceCache) get(k uint64, piece string) *cacheEntry {
 // lens returns the token lengths c remembers, one byte each.
 func (c *cacheEntry) lens() string { return c.entry[c.pieceN:] }
 
-// put stores the tokens of piece, whose key is k, tokens of v.
+// count returns the number of tokens of the piece c remembers.
+func (c *cacheEntry) count() int { return len(c.entry) - int(c.pieceN) }
+
+// put remembers tokens, the tokens of v that piece, whose key is k, encodes to.
 func (pc *pieceCache) put(v *Vocab, k uint64, piece string, tokens []uint32) {
 	if len(piece) > cacheMaxPiece {
 		return
@@ -96,7 +98,7 @@ func (pc *pieceCache) put(v *Vocab, k uint64, piece string, tokens []uint32) {
 		buf = append(buf, byte(v.TokenLen(id)))
 	}
 	// buf is never written again: the entry is it, without the copy string(buf) makes.
-	c := &cacheEntry{key: k, pieceN: uint32(len(piece)), count: uint32(len(tokens)), entry: unsafe.String(unsafe.SliceData(buf), len(buf))}
+	c := &cacheEntry{key: k, pieceN: uint32(len(piece)), entry: unsafe.String(unsafe.SliceData(buf), len(buf))}
 	set := &t[tableIndex(k, cacheSetBits)]
 	for i := len(set.keys) - 1; i > 0; i-- {
 		set.entries[i].Store(set.entries[i-1].Load())
@@ -121,7 +123,7 @@ func (v *Vocab) CountAt(text string, at, end int, s *Scratch) int {
 		return 1
 	}
 	if c := v.cache.get(k, piece); c != nil {
-		return int(c.count)
+		return c.count()
 	}
 	tokens := v.Encode(piece, s)
 	v.cache.put(v, k, piece, tokens)

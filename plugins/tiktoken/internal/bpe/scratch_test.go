@@ -81,8 +81,8 @@ func TestTheCacheKeepsFourPiecesOfASet(t *testing.T) {
 		for i := 0; i < len(c.lens()); i++ {
 			got = append(got, int(c.lens()[i]))
 		}
-		if int(c.count) != len(lens[p]) || !slices.Equal(got, lens[p]) {
-			t.Errorf("%q is remembered as %d tokens %v, want %v", p, c.count, got, lens[p])
+		if c.count() != len(lens[p]) || !slices.Equal(got, lens[p]) {
+			t.Errorf("%q is remembered as %d tokens %v, want %v", p, c.count(), got, lens[p])
 		}
 	}
 }
@@ -100,7 +100,7 @@ func TestScratchesShareThePieceCache(t *testing.T) {
 	}
 	n := v.CountPiece(piece, &a)
 	c := v.cache.get(keyOf(piece), piece)
-	if c == nil || int(c.count) != n {
+	if c == nil || c.count() != n {
 		t.Fatalf("after counting %q (%d tokens) the Vocab remembers it as %+v", piece, n, c)
 	}
 	if got := v.CountPiece(piece, &b); got != n {
