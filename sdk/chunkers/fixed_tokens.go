@@ -240,10 +240,7 @@ func (w *fixedWindows) chunkPending(last bool) bool {
 	if w.drop != nil {
 		w.drop(next)
 	}
-	w.held = heldBlocks{run: blockRun{blocks: slices.Clone(blocks[keep:])}, ends: make([][]int, len(blocks)-keep)}
-	for k := range w.held.ends {
-		w.held.ends[k] = l.relativeEnds(keep + k)
-	}
+	w.held = heldBlocks{run: blockRun{blocks: slices.Clone(blocks[keep:])}, ends: l.heldEnds(keep)}
 	w.at = part{base: next, first: w.at.first + len(drafts)}
 	w.next = i - tokens
 	return true

@@ -198,19 +198,22 @@ func newWindowLayout(doc *sdk.Document, joined []bool, held [][]int, m *measurem
 	return l
 }
 
-// relativeEnds returns the token ends of block i relative to its start, nil for a block not
-// measured: what a later window that holds the block again knows of it (newWindowLayout).
-func (l *layout) relativeEnds(i int) []int {
-	ends := l.ends[i]
-	if ends == nil {
-		return nil
+// heldEnds returns, for each block from block from on, its token ends relative to its start,
+// nil for a block not measured: what a later window that holds those blocks again knows of
+// them (newWindowLayout's held).
+func (l *layout) heldEnds(from int) [][]int {
+	held := make([][]int, len(l.ends)-from)
+	for k, ends := range l.ends[from:] {
+		if ends == nil {
+			continue
+		}
+		start := l.canon.Starts[from+k]
+		held[k] = make([]int, len(ends))
+		for j, e := range ends {
+			held[k][j] = e - start
+		}
 	}
-	rel := make([]int, len(ends))
-	start := l.canon.Starts[i]
-	for k, e := range ends {
-		rel[k] = e - start
-	}
-	return rel
+	return held
 }
 
 // joinedCanonical is doc.Canonical() without the separator before each block i where

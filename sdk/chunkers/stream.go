@@ -506,11 +506,7 @@ func (w *windows) packPending() bool {
 	next := p.end
 	if out != nil {
 		next = out.base
-		w.held.run = win.tail(out.blocks)
-		w.held.ends = make([][]int, out.blocks)
-		for k := range w.held.ends {
-			w.held.ends[k] = l.relativeEnds(len(win.blocks) - out.blocks + k)
-		}
+		w.held = heldBlocks{run: win.tail(out.blocks), ends: l.heldEnds(len(win.blocks) - out.blocks)}
 	}
 	if w.drop != nil {
 		w.drop(next)
