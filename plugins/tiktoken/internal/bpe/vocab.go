@@ -103,8 +103,8 @@ type Vocab struct {
 	fill     func()
 	fillOnce sync.Once
 
-	// cache remembers the tokens of pieces that are not tokens (cache.go); nil until the
-	// first is remembered.
+	// cache remembers the tokens of pieces that are not tokens (cache.go); its table is
+	// allocated when the first is remembered.
 	cache pieceCache
 }
 
