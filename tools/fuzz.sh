@@ -18,8 +18,13 @@ packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(./...)
 go=${GO:-go}
 
-# `go test -list` prints a package's matching names, then its "ok <package> <time>" line.
-targets=$("$go" test -list '^Fuzz' "${packages[@]}" | awk '/^Fuzz/ {f = f " " $1} /^ok/ {if (f != "") print $2 f; f = ""}')
+# `go test -list` prints a package's matching names, then its "ok <package> <time>" line. A
+# package that does not build prints FAIL instead: the sweep stops rather than skip its targets.
+if ! listing=$("$go" test -list '^Fuzz' "${packages[@]}"); then
+	echo "fuzz: listing the fuzz targets failed (a package that does not build?); see above" >&2
+	exit 1
+fi
+targets=$(awk '/^Fuzz/ {f = f " " $1} /^ok/ {if (f != "") print $2 f; f = ""}' <<<"$listing")
 if [ -z "$targets" ]; then
 	echo "fuzz: no fuzz targets in ${packages[*]}" >&2
 	exit 1
