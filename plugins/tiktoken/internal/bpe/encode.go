@@ -11,8 +11,8 @@ type Scratch struct {
 
 // Trim drops those of s's buffers (a piece's tokens and candidates, and bits for its
 // positions) that hold more than maxBytes, so that s can be kept for reuse without holding on
-// to what one long piece grew. Ordinary text's pieces need a few bytes; a
-// megabyte-long piece grows them to megabytes.
+// to what one long piece grew. Ordinary text's pieces need a few bytes; a megabyte-long piece
+// grows them to megabytes.
 func (s *Scratch) Trim(maxBytes int) {
 	if 4*cap(s.tokens) > maxBytes {
 		s.tokens = nil
