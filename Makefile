@@ -64,17 +64,25 @@ mod-graph: ## Download the go.mod files of the whole module graph (go list -m al
 	$(GO) list -m all >/dev/null
 
 .PHONY: test
-# sdk/chunkers' exhaustive window and part comparisons (every window size against the whole
-# document, on every config) take ~60 s of CPU plain and ~5 min with the race detector: they run
-# plain. The package's other tests, which share chunkers across parallel tests and hold the
-# read-ahead goroutine of HeadingAware, FixedTokens and Sections (readahead_test.go) to its
-# order, cancelling and errors, run with the race detector (-short skips only the comparisons,
-# saying so). The comparisons are the tests named ...Give(s)TheWholeDocumentsChunks.
-test: hf-files examples-deps mod-graph ## Run every test (with the race detector, but for sdk/chunkers' exhaustive comparisons; what CI runs).
+# Every package runs with the race detector and -short, then the exhaustive comparisons run
+# once without it. Those share nothing between goroutines that their packages' other tests do
+# not, and the race detector slows them 3–9×; under -short they check a sample (saying so in
+# their comments) or skip (saying so when run):
+# - sdk/chunkers: the window and part comparisons (every window size against the whole document,
+#   on every config: the tests named ...Give(s)TheWholeDocumentsChunks, skipped) and
+#   TestConformance (budget 64 only). The package's other tests, which share chunkers across
+#   parallel tests and hold the read-ahead goroutine of HeadingAware, FixedTokens and Sections
+#   (readahead_test.go) to its order, cancelling and errors, run with the race detector.
+# - plugins/tiktoken TestLinearBackendsCountLongRuns (runs of 8,000 units, not 80,000);
+#   plugins/hftokenizer TestCorpusCountsEqualHFs (Chroma's first document only);
+#   chunkkit-hftokenizer TestPluginAnswersLikeThePackage (the first reference file only).
+# - adapters/ocr TestTesseractLive (skipped): it runs Tesseract, not goroutines of ours.
+test: hf-files examples-deps mod-graph ## Run every test (with the race detector, but for the exhaustive comparisons; what CI runs).
 	$(GO) vet ./...
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/sdk/chunkers$$')
-	$(GO) test -race -count=1 -short ./sdk/chunkers
-	$(GO) test -count=1 -run 'Gives?TheWholeDocumentsChunks' ./sdk/chunkers
+	$(GO) test -race -short -count=1 ./...
+	$(GO) test -count=1 -run 'Gives?TheWholeDocumentsChunks|^TestConformance$$' ./sdk/chunkers
+	$(GO) test -count=1 -run '^(TestLinearBackendsCountLongRuns|TestCorpusCountsEqualHFs|TestPluginAnswersLikeThePackage|TestTesseractLive)$$' \
+		./plugins/tiktoken ./plugins/hftokenizer ./plugins/hftokenizer/cmd/chunkkit-hftokenizer ./adapters/ocr
 
 # beam/ is a nested module (Apache Beam's Go SDK), so ./... above does not reach it and SDK users
 # never pull Beam; its tests build chunkkit and the plugins themselves and run on Prism

@@ -15,7 +15,7 @@ import (
 // installs tesseract-ocr, tesseract-ocr-eng and tesseract-ocr-deu).
 func TestTesseractLive(t *testing.T) {
 	if testing.Short() {
-		t.Skip("live Tesseract run skipped in -short mode")
+		t.Skip("live Tesseract run skipped in -short mode (make test runs it after its -race -short run)")
 	}
 	tesseract, err := exec.LookPath("tesseract")
 	if err != nil {

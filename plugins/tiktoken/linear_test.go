@@ -28,15 +28,21 @@ var longRuns = []struct{ name, unit string }{
 // 80,000-unit runs: one boundary per token, on rune boundaries, the last at the end, and both
 // backends agreeing. That it does so in linear time
 // is measured by BenchmarkLongRuns (compare the two sizes with go tool benchstat), never
-// asserted here: a timing assertion fails on a loaded machine, not on a slow algorithm.
+// asserted here: a timing assertion fails on a loaded machine, not on a slow algorithm. Under
+// -short (make test's run with the race detector, which slows it ~9×) the runs are of 8,000
+// units; make test then runs it at 80,000 without the race detector.
 func TestLinearBackendsCountLongRuns(t *testing.T) {
 	t.Parallel()
+	units := 80_000
+	if testing.Short() {
+		units = 8_000
+	}
 	// p50k_base shares r50k_base's pattern.
 	for _, enc := range []string{"cl100k_base", "o200k_base", "r50k_base"} {
 		c, fast := counter(t, enc, tiktoken.Backtrack), counter(t, enc, tiktoken.Fast)
 		for _, r := range longRuns {
 			t.Run(fmt.Sprintf("%s on a run of %s", enc, r.name), func(t *testing.T) {
-				texts := []string{strings.Repeat(r.unit, 80_000)}
+				texts := []string{strings.Repeat(r.unit, units)}
 				counts, err := c.Count(context.Background(), texts)
 				if err != nil {
 					t.Fatal(err)

@@ -12,17 +12,23 @@ import (
 )
 
 // TestConformance runs the conformance kit on every built-in chunker with both in-process
-// counters, at budgets 16, 64 and 512, without overlap and with a quarter of the budget.
+// counters, at budgets 16, 64 and 512, without overlap and with a quarter of the budget. Under
+// -short (make test's run with the race detector, which slows it ~7×) it runs budget 64 only;
+// make test then runs it whole without the race detector.
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	counters := []sdk.TokenCounter{sdk.Words{}, sdk.Runes{}}
+	budgets := []int{16, 64, 512}
+	if testing.Short() {
+		budgets = []int{64}
+	}
 	for _, counter := range counters {
 		name := counter.(sdk.Namer).Name()
 		t.Run("noop with "+name, func(t *testing.T) {
 			t.Parallel()
 			conformance.Chunker(t, func() sdk.Chunker { return &chunkers.Noop{Counter: counter} }, counter)
 		})
-		for _, maxTokens := range []int{16, 64, 512} {
+		for _, maxTokens := range budgets {
 			for _, overlap := range []int{chunkers.NoOverlap, maxTokens / 4} {
 				cfg := fmt.Sprintf("max %d overlap %d with %s", maxTokens, max(overlap, 0), name)
 				t.Run("heading-aware at "+cfg, func(t *testing.T) {
