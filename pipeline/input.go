@@ -83,6 +83,10 @@ type WalkOptions struct {
 	// files to tell (doc2mark.NotContent, ocr.NotTSV), and never leaves out a file it cannot
 	// tell about, a file given by itself or, with Format set, any file.
 	Mismatched func(path string, f Format, why string)
+	// LinkedDir, when not nil, is told about every symbolic link to a directory below a
+	// directory walked: Walk does not follow them, since a link can loop back up the tree or
+	// lead out of it. A root that is such a link is walked.
+	LinkedDir func(path string)
 }
 
 // vcsDirs are folders of version control systems, skipped whatever their name looks like.
@@ -90,9 +94,10 @@ var vcsDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, ".bzr": t
 
 // Walk yields an Input for each file in roots, in order: a file as itself, a directory as
 // every file under it (recursively, in lexical order), leaving out hidden files and folders
-// (names starting with "."), version control folders, files no format claims and files
-// plainly not in the format their extension selects (WalkOptions.Mismatched). Inputs carry no
-// Data: Run reads them.
+// (names starting with "."), version control folders, files no format claims, files plainly
+// not in the format their extension selects (WalkOptions.Mismatched) and symbolic links to
+// directories (WalkOptions.LinkedDir). A link to a file is read as the file; one that cannot be
+// followed is an error. Inputs carry no Data: Run reads them.
 //
 // IDs are stable: a file under a directory gets its path relative to that directory, with
 // forward slashes ("api/fs.md" for docs/api/fs.md under docs, whether docs was given as
@@ -134,22 +139,32 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 				}
 				continue
 			}
+			// filepath.WalkDir does not follow a root that is a symbolic link: walk what it
+			// leads to, and name the paths below it by the root as given.
+			dir, err := walkedDir(root)
+			if err != nil {
+				if !yield(Input{Path: root, ID: root}, err) {
+					return
+				}
+				continue
+			}
 			stop, found := false, false
 			mismatched, firstMismatch := 0, "" // the files left out as not in their format
-			walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			walkErr := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if p == dir && err == nil {
+					return nil
+				}
+				rel, relErr := filepath.Rel(dir, p)
+				if relErr != nil {
+					return relErr
+				}
+				p = filepath.Join(root, rel)
 				if err != nil {
 					if !yield(Input{Path: p, ID: p}, err) {
 						stop = true
 						return filepath.SkipAll
 					}
 					return nil
-				}
-				if p == root {
-					return nil
-				}
-				rel, err := filepath.Rel(root, p)
-				if err != nil {
-					return err
 				}
 				rel = filepath.ToSlash(rel)
 				name := d.Name()
@@ -164,6 +179,28 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 				}
 				if len(o.Include) > 0 && !matchAny(o.Include, rel, name) {
 					return nil
+				}
+				if d.Type()&fs.ModeSymlink != 0 {
+					st, err := os.Stat(p)
+					switch {
+					case err != nil:
+						if _, ok := FormatOf(p); !ok && o.Format == "" {
+							break // left out below, as any file of an unknown extension
+						}
+						found = true
+						if !yield(Input{ID: rel, Path: p}, brokenLink(p, err)) {
+							stop = true
+							return filepath.SkipAll
+						}
+						return nil
+					case st.IsDir():
+						if o.LinkedDir != nil {
+							o.LinkedDir(p)
+						}
+						return nil
+					case !st.Mode().IsRegular():
+						return nil
+					}
 				}
 				in := Input{ID: rel, Path: p, Format: o.Format}
 				if in.Format == "" {
@@ -209,6 +246,29 @@ func Walk(roots []string, o WalkOptions) iter.Seq2[Input, error] {
 			}
 		}
 	}
+}
+
+// walkedDir returns the directory to walk for root: root itself, or when root is a symbolic
+// link, the directory it leads to.
+func walkedDir(root string) (string, error) {
+	info, err := os.Lstat(root)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return root, nil // os.Stat has read root: a directory
+	}
+	return filepath.EvalSymlinks(root)
+}
+
+// brokenLink is the error of a symbolic link at p that os.Stat could not follow (err).
+func brokenLink(p string, err error) error {
+	target, rerr := os.Readlink(p)
+	if rerr != nil {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: a symbolic link to %q, which cannot be followed: %w", p, target, err)
 }
 
 // knownExtensions lists the extensions FormatOf knows: ".md, .markdown, ...".

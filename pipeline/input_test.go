@@ -192,6 +192,70 @@ func TestWalk(t *testing.T) {
 	})
 }
 
+// TestWalkSymbolicLinks: a link to a file is read as the file, under the link's name; a link
+// to a directory below a root is not followed (it could loop, as sub/loop does) and is told to
+// LinkedDir; a root that is a link is walked as what it leads to, its paths under the link; a
+// link that cannot be followed is an error naming it and its target, unless its extension is
+// one no format claims (left out, as any such file).
+func TestWalkSymbolicLinks(t *testing.T) {
+	t.Parallel()
+	outer := tree(t, map[string]string{"docs/a.md": "# A", "docs/sub/b.md": "# B", "real/r.md": "# R"})
+	docs := filepath.Join(outer, "docs")
+	for link, target := range map[string]string{
+		"docs/linked":      "../real",
+		"docs/sub/loop":    "..",
+		"docs/file.md":     "../real/r.md",
+		"docs/dangling.md": "missing.md",
+		"docs/dangling":    "missing",
+		"docs.link":        "docs",
+	} {
+		if err := os.Symlink(target, filepath.Join(outer, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var linked, skipped []string
+	o := pipeline.WalkOptions{
+		LinkedDir: func(p string) { linked = append(linked, p) },
+		Skipped:   func(p string) { skipped = append(skipped, p) },
+	}
+	j := func(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+	want := func(root string) []walked {
+		return []walked{
+			{ID: "a.md", Path: j(root, "a.md"), Format: "md"},
+			{ID: "dangling.md", Path: j(root, "dangling.md"), Err: j(root, "dangling.md") + `: a symbolic link to "missing.md", which cannot be followed: no such file or directory`},
+			{ID: "file.md", Path: j(root, "file.md"), Format: "md"},
+			{ID: "sub/b.md", Path: j(root, "sub/b.md"), Format: "md"},
+		}
+	}
+	for _, root := range []string{docs, filepath.Join(outer, "docs.link")} {
+		linked, skipped = nil, nil
+		if diff := cmp.Diff(want(root), walk([]string{root}, o)); diff != "" {
+			t.Errorf("Walk(%s) (-want +got):\n%s", root, diff)
+		}
+		if diff := cmp.Diff([]string{j(root, "linked"), j(root, "sub/loop")}, linked); diff != "" {
+			t.Errorf("Walk(%s): links to directories (-want +got):\n%s", root, diff)
+		}
+		if diff := cmp.Diff([]string{j(root, "dangling")}, skipped); diff != "" {
+			t.Errorf("Walk(%s): skipped (-want +got):\n%s", root, diff)
+		}
+	}
+
+	// With a format forced every file is read, the link without an extension too; the links
+	// to directories are still left out, not read as files.
+	var errs []string
+	for _, err := range pipeline.Walk([]string{docs}, pipeline.WalkOptions{Format: pipeline.FormatText}) {
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%v: not fs.ErrNotExist", err)
+			}
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0], "dangling: a symbolic link") || !strings.Contains(errs[1], "dangling.md: a symbolic link") {
+		t.Errorf("with a forced format: errors %q, want the two broken links'", errs)
+	}
+}
+
 func TestWalkReportsUnreadableDirectories(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() == 0 {

@@ -157,7 +157,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	left := &leftOut{w: stderr}
 	defer left.done()
-	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin, left.note), pipeline.Options{
+	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin, left), pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
 		// The collector follows the documents in flight: a large file is collected sooner, a
 		// corpus of small ones less often.
@@ -272,10 +272,10 @@ func isDir(path string) bool {
 // chunkInputs turns the arguments into one stream of documents, in order: a FILE or DIR as
 // pipeline.Walk yields them (a run of consecutive ones in one walk, so IDs are checked for
 // clashes across them), "-" as standard input, and with --from jsonl each FILE and "-" as a
-// stream of documents one JSON object a line. mismatched is told of the files a walk leaves
-// out as not in their extension's format.
-func chunkInputs(args []string, o chunkOptions, stdin io.Reader, mismatched func(string, pipeline.Format, string)) iter.Seq2[pipeline.Input, error] {
-	walk := pipeline.WalkOptions{Include: o.include, Exclude: o.exclude, Mismatched: mismatched}
+// stream of documents one JSON object a line. left is told of the files a walk leaves out as
+// not in their extension's format and of the links to directories it does not follow.
+func chunkInputs(args []string, o chunkOptions, stdin io.Reader, left *leftOut) iter.Seq2[pipeline.Input, error] {
+	walk := pipeline.WalkOptions{Include: o.include, Exclude: o.exclude, Mismatched: left.note, LinkedDir: left.linkedDir}
 	if o.from != "jsonl" {
 		walk.Format = pipeline.Format(o.from)
 	}

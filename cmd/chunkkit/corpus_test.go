@@ -253,13 +253,68 @@ func TestChunkDirLeavesOutFilesNotInTheirExtensionsFormat(t *testing.T) {
 		write(fmt.Sprintf("node_modules/p%02d/package.json", i), `{"name": "p"}`)
 	}
 	_, stderr, code = runCLI(t, "chunk", dir, "--tokenizer", "words")
-	if code != 0 || strings.Count(stderr, "left out ") != leftOutShown+1 || !strings.Contains(stderr, "left out 14 files in all that are not in their extension's format (10 named above)") {
+	if code != 0 || strings.Count(stderr, "left out ") != leftOutShown+1 || !strings.Contains(stderr, "left out 14 in all (10 named above): 14 files not in their extension's format") {
 		t.Errorf("a tree of package.json files: exit %d, stderr:\n%s\nwant 0, %d named and the count", code, stderr, leftOutShown)
 	}
 
 	write("broken.json", `{"content": [`)
 	if _, stderr, code := runCLI(t, "chunk", dir, "--tokenizer", "words"); code != 1 || !strings.Contains(stderr, "broken.json") {
 		t.Errorf("malformed JSON: exit %d, %q; want 1 naming broken.json", code, stderr)
+	}
+}
+
+// A directory's walk reads a link to a file as the file but does not follow a link to a
+// directory, here one that loops back up: it is named on standard error, with how to chunk what
+// it links to, and the run goes on (with --from too, where it failed the run as a directory
+// read as a file). A directory given as a link is walked. The notes share the limit of the
+// left-out files, and the count at the end says which are which.
+func TestChunkDirLeavesOutLinksToDirectories(t *testing.T) {
+	outer := t.TempDir()
+	for name, s := range map[string]string{"docs/a.md": "# A\n\nfirst", "other/b.md": "# B\n\nsecond"} {
+		p := filepath.Join(outer, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := filepath.Join(outer, "docs")
+	for link, target := range map[string]string{"docs/loop": ".", "docs/b.md": "../other/b.md", "other.link": "other"} {
+		if err := os.Symlink(target, filepath.Join(outer, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, from := range [][]string{nil, {"--from", "md"}} {
+		stdout, stderr, code := runCLI(t, append([]string{"chunk", docs, "--tokenizer", "words"}, from...)...)
+		if code != 0 {
+			t.Fatalf("chunk DIR %q: exit %d, stderr %q; want 0", from, code, stderr)
+		}
+		if got := documentIDs(decodeChunks(t, stdout)); !cmp.Equal(got, []string{"a.md", "b.md"}) {
+			t.Errorf("chunk DIR %q: documents %q, want a.md and b.md (the linked file)", from, got)
+		}
+		want := "chunkkit chunk: left out " + filepath.Join(docs, "loop") + ", a symbolic link to a directory: a walk does not follow them"
+		if !strings.Contains(stderr, want) || strings.Count(stderr, "left out") != 1 {
+			t.Errorf("chunk DIR %q: stderr\n%s\nwant one note: %s", from, stderr, want)
+		}
+	}
+	stdout, stderr, code := runCLI(t, "chunk", filepath.Join(outer, "other.link"), "--tokenizer", "words")
+	if got := documentIDs(decodeChunks(t, stdout)); code != 0 || !cmp.Equal(got, []string{"b.md"}) {
+		t.Errorf("chunk LINK-TO-DIR: exit %d, documents %q, stderr %q; want 0 and b.md", code, got, stderr)
+	}
+
+	var buf bytes.Buffer
+	left := &leftOut{w: &buf}
+	left.note("package.json", pipeline.FormatDoc2mark, "not json_content")
+	for i := range leftOutShown {
+		left.linkedDir(fmt.Sprintf("link%d", i))
+	}
+	left.done()
+	if got, want := strings.Count(buf.String(), "left out "), leftOutShown+1; got != want {
+		t.Errorf("%d notes, want %d:\n%s", got, want, &buf)
+	}
+	if want := "chunkkit chunk: left out 11 in all (10 named above): 1 file not in their extension's format and 10 symbolic links to directories\n"; !strings.HasSuffix(buf.String(), want) {
+		t.Errorf("notes:\n%s\nwant them to end with %q", &buf, want)
 	}
 }
 

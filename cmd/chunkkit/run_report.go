@@ -211,16 +211,17 @@ func (p *runProgress) done() {
 }
 
 // leftOut tells standard error about the files a walk leaves out as not in their extension's
-// format (pipeline.WalkOptions.Mismatched): each of the first leftOutShown, then how many in
-// all, so that a tree of package.json files does not flood the terminal. The walk calls note
-// from the pipeline's reader, so note only records (under the lock); the run's own goroutine
-// writes what was recorded with flush, between its progress lines, and done at the end: one
-// goroutine writes standard error.
+// format (pipeline.WalkOptions.Mismatched) and the symbolic links to directories it does not
+// follow (LinkedDir): each of the first leftOutShown, then how many in all, so that a tree of
+// package.json files does not flood the terminal. The walk calls note and linkedDir from the
+// pipeline's reader, so they only record (under the lock); the run's own goroutine writes what
+// was recorded with flush, between its progress lines, and done at the end: one goroutine
+// writes standard error.
 type leftOut struct {
-	w       io.Writer
-	mu      sync.Mutex
-	n       int
-	pending []string
+	w                io.Writer
+	mu               sync.Mutex
+	notFormat, links int
+	pending          []string
 }
 
 // leftOutShown is how many left-out files leftOut names.
@@ -229,8 +230,21 @@ const leftOutShown = 10
 func (l *leftOut) note(path string, f pipeline.Format, why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.n++; l.n <= leftOutShown {
-		l.pending = append(l.pending, fmt.Sprintf("chunkkit chunk: left out %s, %s. Give the file by itself to read it as %s anyway; --exclude leaves it out quietly.\n", path, why, f))
+	l.notFormat++
+	l.add(fmt.Sprintf("chunkkit chunk: left out %s, %s. Give the file by itself to read it as %s anyway; --exclude leaves it out quietly.\n", path, why, f))
+}
+
+func (l *leftOut) linkedDir(path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.links++
+	l.add(fmt.Sprintf("chunkkit chunk: left out %s, a symbolic link to a directory: a walk does not follow them (one can loop, or lead out of the tree). Give it as an argument of its own to chunk what it links to; --exclude leaves it out quietly.\n", path))
+}
+
+// add records line when it is among the first leftOutShown; l.mu is held.
+func (l *leftOut) add(line string) {
+	if l.notFormat+l.links <= leftOutShown {
+		l.pending = append(l.pending, line)
 	}
 }
 
@@ -260,7 +274,23 @@ func (l *leftOut) done() {
 	l.flush(nil)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.n > leftOutShown {
-		fmt.Fprintf(l.w, "chunkkit chunk: left out %d files in all that are not in their extension's format (%d named above)\n", l.n, leftOutShown)
+	if l.notFormat+l.links <= leftOutShown {
+		return
 	}
+	var what []string
+	if l.notFormat > 0 {
+		what = append(what, fmt.Sprintf("%d %s not in their extension's format", l.notFormat, plural(l.notFormat, "file", "files")))
+	}
+	if l.links > 0 {
+		what = append(what, fmt.Sprintf("%d symbolic %s to directories", l.links, plural(l.links, "link", "links")))
+	}
+	fmt.Fprintf(l.w, "chunkkit chunk: left out %d in all (%d named above): %s\n", l.notFormat+l.links, leftOutShown, strings.Join(what, " and "))
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
