@@ -19,12 +19,13 @@ const TokenizerHelp = "words, runes, tiktoken:ENCODING (cl100k_base, o200k_base,
 // define their chunker flags with it, so the two take the same flags with the same meaning.
 func ChunkerFlags(fs *flag.FlagSet) func() ChunkerConfig {
 	var c ChunkerConfig
+	maxTokens := tokenBudget(chunkers.DefaultMaxTokens)
 	overlap := optionalInt(-1) // the chunkers' default unless the flag is given
 	var split int
 	fs.StringVar(&c.Tokenizer, "tokenizer", DefaultTokenizer, "tokenizer spec: "+TokenizerHelp)
 	fs.StringVar(&c.Strategy, "strategy", chunkers.DefaultStrategy, "chunking strategy: "+strings.Join(chunkers.Strategies(), ", "))
-	fs.IntVar(&c.MaxTokens, "max-tokens", chunkers.DefaultMaxTokens, "token budget of a body chunk's embed_text")
-	fs.Var(&overlap, "overlap-tokens", "tokens repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
+	fs.Var(&maxTokens, "max-tokens", "budget of a body chunk's embed_text, in `tokens` (1 or more)")
+	fs.Var(&overlap, "overlap-tokens", "`tokens` repeated from the previous chunk; 0 for none (default 64, at most a quarter of --max-tokens)")
 	fs.StringVar(&c.Context, "context", "", "what each chunk's context (and so its embed_text) holds: "+contextHelp()+" (default: the strategy's, title+path for heading and sections, none for fixed)")
 	fs.BoolVar(&c.HeadingChunks, "heading-chunks", false, "heading strategy: emit every heading as a chunk of its own, the parent of its section's chunks")
 	fs.BoolVar(&c.PackSections, "pack-sections", false, "sections strategy: pack consecutive small sections into one chunk while they fit the budget")
@@ -32,6 +33,7 @@ func ChunkerFlags(fs *flag.FlagSet) func() ChunkerConfig {
 	fs.IntVar(&split, "split-level", 0, "sections strategy: headings up to this level start a section (-1: one section; default: the chunker's)")
 	return func() ChunkerConfig {
 		out := c
+		out.MaxTokens = int(maxTokens)
 		if overlap >= 0 {
 			out.OverlapTokens = chunkers.ExactOverlap(int(overlap))
 		}
@@ -49,6 +51,26 @@ func contextHelp() string {
 		modes[i] = string(m)
 	}
 	return strings.Join(modes, ", ")
+}
+
+// tokenBudget is --max-tokens: a whole number of tokens, 1 or more. The chunkers read a
+// MaxTokens of 0 as their default, so --max-tokens 0 would quietly mean 512: it is refused.
+type tokenBudget int
+
+func (v *tokenBudget) String() string {
+	if v == nil {
+		return ""
+	}
+	return strconv.Itoa(int(*v))
+}
+
+func (v *tokenBudget) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want a whole number of tokens, 1 or more")
+	}
+	*v = tokenBudget(n)
+	return nil
 }
 
 // optionalInt is an int flag whose unset value (-1) is not printed as a default, because the

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"flag"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,5 +38,15 @@ func TestChunkerFlags(t *testing.T) {
 	pipeline.ChunkerFlags(fs)
 	if err := fs.Parse([]string{"--overlap-tokens", "-3"}); err == nil {
 		t.Error("--overlap-tokens -3 was accepted")
+	}
+	// The chunkers read a budget of 0 as their default: given on the command line it is an
+	// error, not 512.
+	for _, bad := range []string{"0", "-5", "many"} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		pipeline.ChunkerFlags(fs)
+		if err := fs.Parse([]string{"--max-tokens", bad}); err == nil || !strings.Contains(err.Error(), "1 or more") {
+			t.Errorf("--max-tokens %s: err %v, want one asking for 1 or more", bad, err)
+		}
 	}
 }
