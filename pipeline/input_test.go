@@ -303,6 +303,8 @@ func TestReadJSONL(t *testing.T) {
 		`{"ID": "l", "Text": "case"}`,
 		`{"id": "m", "text": "x", "zeta": 1, "alpha": 2}`,
 		`{"id": "n", "text": "plain", "format": "Text"}`,
+		`{"id": "c", "text": "again"}`,
+		`{"path": "docs/b.md"}`,
 		`{"id": "i", "text": "last, no newline"}`,
 	}, "\n")
 	type line struct {
@@ -337,7 +339,9 @@ func TestReadJSONL(t *testing.T) {
 		{ID: "l", Format: "md", Data: 4, InPlace: true, Line: 14},
 		{Line: 15, Err: `stdin:15: not a document object: json: unknown field "alpha" (want {"id": ..., "text": ...} or {"path": ...})`},
 		{ID: "n", Format: "txt", Data: 5, InPlace: true, Line: 16},
-		{ID: "i", Format: "md", Data: 16, InPlace: true, Line: 17},
+		{Line: 17, Err: `stdin:17: document ID "c" is already line 4's: give each document an ID of its own (its chunks' IDs are ID#position)`},
+		{Line: 18, Err: `stdin:18: document ID "docs/b.md" is already line 3's: give each document an ID of its own (its chunks' IDs are ID#position)`},
+		{ID: "i", Format: "md", Data: 16, InPlace: true, Line: 19},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ReadJSONL (-want +got):\n%s", diff)

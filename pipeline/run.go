@@ -318,6 +318,9 @@ func (o *Options) chunk(ctx context.Context, h *handoff, in Input, data []byte, 
 	if read {
 		var err error
 		if data, err = os.ReadFile(in.Path); err != nil {
+			if in.Line > 0 { // a stream's "path": say which line gave it
+				err = fmt.Errorf("%s: %w", name, err)
+			}
 			return nil, nil, 0, err // *PathError names the file
 		}
 	}

@@ -208,6 +208,37 @@ func TestChunkKeepGoingRecordsFailuresAndGoesOn(t *testing.T) {
 	}
 }
 
+// In a stream's failures the line comes first: a "path" that cannot be read names the line
+// that gave it (the open error alone named only the file), and a document ID that an earlier
+// line has already is refused, naming that line, rather than giving its chunks the IDs of the
+// earlier document's.
+func TestChunkStreamFailuresNameTheLine(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.md")
+	if err := os.WriteFile(a, []byte("# A\n\nfirst"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.md")
+	stream := filepath.Join(dir, "docs.jsonl")
+	lines := fmt.Sprintf("{\"id\": \"a\", \"path\": %q}\n{\"path\": %q}\n{\"id\": \"a\", \"text\": \"# again\"}\n{\"id\": \"b\", \"text\": \"# B\"}\n", a, missing)
+	if err := os.WriteFile(stream, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "chunk", stream, "--from", "jsonl", "--tokenizer", "words", "--keep-going")
+	if got := documentIDs(decodeChunks(t, stdout)); code != 1 || !cmp.Equal(got, []string{"a", "b"}) {
+		t.Errorf("exit %d, documents %q; want 1, a and b", code, got)
+	}
+	for _, want := range []string{
+		"2 of 4 documents failed",
+		"document 2: " + stream + ":2: open " + missing + ": no such file or directory",
+		"document 3: " + stream + `:3: document ID "a" is already line 1's`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
 // A directory is chunked whole though files of its walk share an extension with a format
 // they are not in: a package.json or a corpus's MANIFEST.tsv is left out and named on standard
 // error, not read as doc2mark or Tesseract (which failed the run), and so is a tree of them,
