@@ -279,6 +279,11 @@ func chunkInputs(args []string, o chunkOptions, stdin io.Reader, left *leftOut) 
 	if o.from != "jsonl" {
 		walk.Format = pipeline.Format(o.from)
 	}
+	// ReadJSONL refuses an ID its stream has already; across streams, chunkInputs does.
+	var streamIDs map[string]string // document ID → the SOURCE:LINE that has it first
+	if o.from == "jsonl" && len(args) > 1 {
+		streamIDs = map[string]string{}
+	}
 	return func(yield func(pipeline.Input, error) bool) {
 		for i := 0; i < len(args); {
 			arg := args[i]
@@ -299,6 +304,13 @@ func chunkInputs(args []string, o chunkOptions, stdin io.Reader, left *leftOut) 
 					r, name = f, arg
 				}
 				for in, err := range pipeline.ReadJSONL(r, name) {
+					if err == nil && streamIDs != nil {
+						if first, ok := streamIDs[in.ID]; ok {
+							err = fmt.Errorf("%s: document ID %q is already %s's: give each document an ID of its own (its chunks' IDs are ID#position)", in.Name(), in.ID, first)
+						} else {
+							streamIDs[in.ID] = in.Name()
+						}
+					}
 					if !yield(in, err) {
 						return
 					}

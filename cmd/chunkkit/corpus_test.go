@@ -237,6 +237,19 @@ func TestChunkStreamFailuresNameTheLine(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, stderr)
 		}
 	}
+
+	// Across the streams of one run, too.
+	second := filepath.Join(dir, "more.jsonl")
+	if err := os.WriteFile(second, []byte(`{"id": "c", "text": "# C"}`+"\n"+`{"id": "b", "text": "# B again"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = runCLI(t, "chunk", stream, second, "--from", "jsonl", "--tokenizer", "words", "--keep-going")
+	if got := documentIDs(decodeChunks(t, stdout)); code != 1 || !cmp.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("two streams: exit %d, documents %q; want 1, a, b and c", code, got)
+	}
+	if want := "document 6: " + second + `:2: document ID "b" is already ` + stream + `:4's`; !strings.Contains(stderr, want) {
+		t.Errorf("two streams: summary lacks %q:\n%s", want, stderr)
+	}
 }
 
 // A directory is chunked whole though files of its walk share an extension with a format
