@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -105,6 +106,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := pipeline.ValidatePatterns(append(append([]string{}, o.include...), o.exclude...)); err != nil {
 		return usageErr("%v", err)
 	}
+	if arg := outputIsInput(o.out, pos); arg != "" {
+		return usageErr("--out %s is the input %s: it would be emptied before it is read", o.out, arg)
+	}
 	single := len(pos) == 1 && o.from != "jsonl" && (pos[0] == "-" || !isDir(pos[0]))
 	if o.id != "" && !single {
 		return usageErr("--id names one document: give one FILE or -, not a DIR or a jsonl stream (whose lines carry their own \"id\")")
@@ -136,7 +140,10 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		req.Principal.ACLLabels = strings.Split(o.acl, ",")
 	}
 
+	left := &leftOut{w: stderr}
+	defer left.done()
 	w := stdout
+	inputs := chunkInputs(pos, o, stdin, left)
 	if o.out != "" {
 		f, err := os.Create(o.out)
 		if err != nil {
@@ -144,6 +151,9 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		defer f.Close()
 		w = f
+		if out, err := f.Stat(); err == nil {
+			inputs = notOutput(inputs, out)
+		}
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	defer bw.Flush()
@@ -155,9 +165,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		inFlight = gc.InFlight
 		defer gc.Done()
 	}
-	left := &leftOut{w: stderr}
-	defer left.done()
-	results := pipeline.Run(ctx, chunkInputs(pos, o, stdin, left), pipeline.Options{
+	results := pipeline.Run(ctx, inputs, pipeline.Options{
 		Chunker: chunker, Request: req, Workers: o.jobs, Timeout: o.timeout, MinConfidence: o.minConf,
 		// The collector follows the documents in flight: a large file is collected sooner, a
 		// corpus of small ones less often.
@@ -343,6 +351,41 @@ func chunkInputs(args []string, o chunkOptions, stdin io.Reader, left *leftOut) 
 					}
 				}
 				i = j
+			}
+		}
+	}
+}
+
+// outputIsInput returns the argument among args that names the file out, when out exists and
+// one does: os.Create would empty it before the run reads it.
+func outputIsInput(out string, args []string) string {
+	if out == "" {
+		return ""
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	for _, arg := range args {
+		if a, err := os.Stat(arg); arg != "-" && err == nil && os.SameFile(st, a) {
+			return arg
+		}
+	}
+	return ""
+}
+
+// notOutput leaves the output file (out) out of inputs: a DIR that holds it would otherwise
+// have the run read what it is writing, as would a stream's "path" naming it.
+func notOutput(inputs iter.Seq2[pipeline.Input, error], out os.FileInfo) iter.Seq2[pipeline.Input, error] {
+	return func(yield func(pipeline.Input, error) bool) {
+		for in, err := range inputs {
+			if err == nil && in.Path != "" && filepath.Base(in.Path) == out.Name() {
+				if st, serr := os.Stat(in.Path); serr == nil && os.SameFile(st, out) {
+					continue
+				}
+			}
+			if !yield(in, err) {
+				return
 			}
 		}
 	}

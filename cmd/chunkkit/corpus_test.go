@@ -102,6 +102,48 @@ func TestChunkDefaultsToJSONLForSeveralDocumentsAndWritesOut(t *testing.T) {
 	}
 }
 
+// The --out file is never read as an input: named as a FILE it is refused before os.Create
+// empties it (the run read it empty, and wrote over the document), and below a DIR, or named
+// by a stream's "path", the run leaves it out rather than chunk what it is writing, whether
+// the file is there before the run or made by it. (Read, it is empty until the first 256 KiB of
+// output are flushed; the text output names every document read, even one without chunks.)
+func TestChunkOutIsNeverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	doc, out := filepath.Join(dir, "doc.md"), filepath.Join(dir, "a.md")
+	if err := os.WriteFile(doc, []byte("# Doc\n\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCLI(t, "chunk", doc, "--out", filepath.Join(dir, ".", "doc.md"))
+	if data, _ := os.ReadFile(doc); code != 2 || !strings.Contains(stderr, "is the input "+doc+": it would be emptied before it is read") || string(data) != "# Doc\n\nbody" {
+		t.Errorf("--out FILE: exit %d, stderr %q, the file now %q; want 2, the error, the file as it was", code, stderr, data)
+	}
+	stream := filepath.Join(dir, "docs.jsonl")
+	if err := os.WriteFile(stream, []byte(fmt.Sprintf("{\"path\": %q}\n{\"path\": %q}\n", out, doc)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct{ what, arg, from, doc, outDoc string }{
+		{"DIR, the --out file made by the run", dir, "", "doc.md: ", "a.md: "},
+		{"DIR, the --out file there before it", dir, "", "doc.md: ", "a.md: "},
+		{"a stream naming the --out file", stream, "jsonl", "docs.jsonl:2: ", "docs.jsonl:1: "},
+	} {
+		args := []string{"chunk", run.arg, "--tokenizer", "words", "--format", "text", "--out", out}
+		if run.from != "" {
+			args = append(args, "--from", run.from)
+		}
+		stdout, stderr, code := runCLI(t, args...)
+		if code != 0 || stdout != "" {
+			t.Fatalf("%s: exit %d, stderr %q", run.what, code, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), run.doc+"2 blocks") || strings.Contains(string(data), run.outDoc) || strings.Contains(string(data), "2 documents") {
+			t.Errorf("%s: the output\n%s\nwant %s's only, not %s's", run.what, data, run.doc, run.outDoc)
+		}
+	}
+}
+
 // jsonlDocs returns n small documents as a JSONL stream, each naming its corpus.
 func jsonlDocs(n int) []string {
 	lines := make([]string, n)
