@@ -59,6 +59,17 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer, resol
 		}
 		return fmt.Errorf("bench: %w: %v", sdk.ErrInvalidConfig, err)
 	}
+	// Config reads a Count or K of 0 as its default: given on the command line, 0 is an error,
+	// not 10 or 5.
+	var zero error
+	fs.Visit(func(f *flag.Flag) {
+		if (f.Name == "count" || f.Name == "k") && f.Value.String() == "0" && zero == nil {
+			zero = fmt.Errorf("bench: %w: --%s 0: want 1 or more (without the flag, its default)", sdk.ErrInvalidConfig, f.Name)
+		}
+	})
+	if zero != nil {
+		return zero
+	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return fmt.Errorf("bench: %w: want one CORPUS folder, got %d arguments", sdk.ErrInvalidConfig, fs.NArg())
