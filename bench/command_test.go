@@ -43,8 +43,8 @@ func TestCommandErrors(t *testing.T) {
 		{"-h asks for help", []string{"-h"}, flag.ErrHelp, ""},
 		{"a peer without a file is a configuration error", []string{"--peer", "langchain", "corpus"}, sdk.ErrInvalidConfig, ""},
 		{"an unknown context mode is a configuration error", []string{"--context", "chapter", "--quick", "--strategy", "heading", "--tokenizer", "words", "corpus"}, sdk.ErrInvalidConfig, ""},
-		{"--count 0 is an error, not the default", []string{"--count", "0", "corpus"}, sdk.ErrInvalidConfig, "--count 0: want 1 or more"},
-		{"-k 0 is an error, not the default", []string{"-k", "0", "corpus"}, sdk.ErrInvalidConfig, "--k 0: want 1 or more"},
+		{"--count 0 is an error, not the default", []string{"--count", "0", "no-such-corpus"}, sdk.ErrInvalidConfig, "--count 0: want 1 or more"},
+		{"-k 0 is an error, not the default", []string{"-k", "0", "no-such-corpus"}, sdk.ErrInvalidConfig, "--k 0: want 1 or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
