@@ -147,7 +147,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if o.out != "" {
 		f, err := os.Create(o.out)
 		if err != nil {
-			return err
+			return fmt.Errorf("--out: %w", err)
 		}
 		defer f.Close()
 		w = f
@@ -363,7 +363,7 @@ func outputIsInput(out string, args []string) string {
 		return ""
 	}
 	st, err := os.Stat(out)
-	if err != nil {
+	if err != nil || st.IsDir() { // a folder: os.Create says so
 		return ""
 	}
 	for _, arg := range args {

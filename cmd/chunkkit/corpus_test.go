@@ -117,6 +117,10 @@ func TestChunkOutIsNeverAnInput(t *testing.T) {
 	if data, _ := os.ReadFile(doc); code != 2 || !strings.Contains(stderr, "is the input "+doc+": it would be emptied before it is read") || string(data) != "# Doc\n\nbody" {
 		t.Errorf("--out FILE: exit %d, stderr %q, the file now %q; want 2, the error, the file as it was", code, stderr, data)
 	}
+	// A folder given as --out, an input or not, is os.Create's error, named as --out's.
+	if _, stderr, code := runCLI(t, "chunk", dir, "--out", dir); code != 1 || !strings.Contains(stderr, "--out: open "+dir+": is a directory") {
+		t.Errorf("--out DIR: exit %d, stderr %q; want 1 and --out's error", code, stderr)
+	}
 	stream := filepath.Join(dir, "docs.jsonl")
 	if err := os.WriteFile(stream, []byte(fmt.Sprintf("{\"path\": %q}\n{\"path\": %q}\n", out, doc)), 0o644); err != nil {
 		t.Fatal(err)
