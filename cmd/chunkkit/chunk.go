@@ -152,7 +152,7 @@ func chunkCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer f.Close()
 		w = f
 		if out, err := f.Stat(); err == nil {
-			inputs = notOutput(inputs, out)
+			inputs = notOutput(inputs, out, left.output)
 		}
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
@@ -287,12 +287,12 @@ func chunkInputs(args []string, o chunkOptions, stdin io.Reader, left *leftOut) 
 	if o.from != "jsonl" {
 		walk.Format = pipeline.Format(o.from)
 	}
-	// ReadJSONL refuses an ID its stream has already; across streams, chunkInputs does.
-	var streamIDs map[string]string // document ID → the SOURCE:LINE that has it first
-	if o.from == "jsonl" && len(args) > 1 {
-		streamIDs = map[string]string{}
-	}
 	return func(yield func(pipeline.Input, error) bool) {
+		// ReadJSONL refuses an ID its stream has already; across streams, chunkInputs does.
+		var streamIDs map[string]string // document ID → the SOURCE:LINE that has it first
+		if o.from == "jsonl" && len(args) > 1 {
+			streamIDs = map[string]string{}
+		}
 		for i := 0; i < len(args); {
 			arg := args[i]
 			switch {
@@ -374,13 +374,18 @@ func outputIsInput(out string, args []string) string {
 	return ""
 }
 
-// notOutput leaves the output file (out) out of inputs: a DIR that holds it would otherwise
-// have the run read what it is writing, as would a stream's "path" naming it.
-func notOutput(inputs iter.Seq2[pipeline.Input, error], out os.FileInfo) iter.Seq2[pipeline.Input, error] {
+// notOutput leaves the output file (out) out of inputs, telling left: a DIR that holds it would
+// otherwise have the run read what it is writing, as would a stream's "path" naming it.
+func notOutput(inputs iter.Seq2[pipeline.Input, error], out os.FileInfo, left func(name string)) iter.Seq2[pipeline.Input, error] {
 	return func(yield func(pipeline.Input, error) bool) {
 		for in, err := range inputs {
 			if err == nil && in.Path != "" && filepath.Base(in.Path) == out.Name() {
 				if st, serr := os.Stat(in.Path); serr == nil && os.SameFile(st, out) {
+					name := in.Path
+					if in.Line > 0 {
+						name += " (" + in.Name() + ")"
+					}
+					left(name)
 					continue
 				}
 			}

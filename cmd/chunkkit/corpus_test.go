@@ -104,8 +104,8 @@ func TestChunkDefaultsToJSONLForSeveralDocumentsAndWritesOut(t *testing.T) {
 
 // The --out file is never read as an input: named as a FILE it is refused before os.Create
 // empties it (the run read it empty, and wrote over the document), and below a DIR, or named
-// by a stream's "path", the run leaves it out rather than chunk what it is writing, whether
-// the file is there before the run or made by it. (Read, it is empty until the first 256 KiB of
+// by a stream's "path", the run leaves it out, saying so, rather than chunk what it is writing,
+// whether the file is there before the run or made by it. (Read, it is empty until the first 256 KiB of
 // output are flushed; the text output names every document read, even one without chunks.)
 func TestChunkOutIsNeverAnInput(t *testing.T) {
 	dir := t.TempDir()
@@ -125,10 +125,10 @@ func TestChunkOutIsNeverAnInput(t *testing.T) {
 	if err := os.WriteFile(stream, []byte(fmt.Sprintf("{\"path\": %q}\n{\"path\": %q}\n", out, doc)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, run := range []struct{ what, arg, from, doc, outDoc string }{
-		{"DIR, the --out file made by the run", dir, "", "doc.md: ", "a.md: "},
-		{"DIR, the --out file there before it", dir, "", "doc.md: ", "a.md: "},
-		{"a stream naming the --out file", stream, "jsonl", "docs.jsonl:2: ", "docs.jsonl:1: "},
+	for _, run := range []struct{ what, arg, from, doc, outDoc, note string }{
+		{"DIR, the --out file made by the run", dir, "", "doc.md: ", "a.md: ", out},
+		{"DIR, the --out file there before it", dir, "", "doc.md: ", "a.md: ", out},
+		{"a stream naming the --out file", stream, "jsonl", "docs.jsonl:2: ", "docs.jsonl:1: ", out + " (" + stream + ":1)"},
 	} {
 		args := []string{"chunk", run.arg, "--tokenizer", "words", "--format", "text", "--out", out}
 		if run.from != "" {
@@ -137,6 +137,9 @@ func TestChunkOutIsNeverAnInput(t *testing.T) {
 		stdout, stderr, code := runCLI(t, args...)
 		if code != 0 || stdout != "" {
 			t.Fatalf("%s: exit %d, stderr %q", run.what, code, stderr)
+		}
+		if want := "chunkkit chunk: left out " + run.note + ", the --out file: the run is writing it.\n"; stderr != want {
+			t.Errorf("%s: stderr %q, want %q", run.what, stderr, want)
 		}
 		data, err := os.ReadFile(out)
 		if err != nil {

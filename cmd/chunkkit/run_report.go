@@ -241,6 +241,14 @@ func (l *leftOut) linkedDir(path string) {
 	l.add(fmt.Sprintf("chunkkit chunk: left out %s, a symbolic link to a directory: a walk does not follow them (one can loop, or lead out of the tree). Give it as an argument of its own to chunk what it links to; --exclude leaves it out quietly.\n", path))
 }
 
+// output records that the walk or a stream named the --out file (name), which the run leaves
+// out: it is writing it. Each is named, outside the limit: there is one such file.
+func (l *leftOut) output(name string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending = append(l.pending, fmt.Sprintf("chunkkit chunk: left out %s, the --out file: the run is writing it.\n", name))
+}
+
 // add records line when it is among the first leftOutShown; l.mu is held.
 func (l *leftOut) add(line string) {
 	if l.notFormat+l.links <= leftOutShown {
